@@ -1,0 +1,133 @@
+"""The Bedrock Agent side of every function: the resolver, the one place errors become responses, and `serve`.
+
+`serve` is the whole entry point: it checks the event's envelope, lets the resolver route and validate it, turns
+any failure into a well-formed response in Japanese, echoes the session attributes and enforces the byte budget.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from aws_lambda_powertools.event_handler import BedrockAgentResolver, Response, content_types
+from aws_lambda_powertools.event_handler.openapi.exceptions import RequestValidationError
+from aws_lambda_powertools.utilities.typing import LambdaContext
+from pydantic import BaseModel, ValidationError
+
+from search_core.errors import SearchError
+from search_core.observability import logger, metrics
+from search_core.responses import BUDGET_BYTES, dumps_body, envelope, response_bytes
+from search_core.validation import describe_errors
+
+_INTERNAL_ERROR = "内部エラーが発生しました。時間をおいて再試行してください。"
+
+
+class _Property(BaseModel):
+    name: str
+    value: Any = None
+
+
+class _Media(BaseModel):
+    properties: list[_Property] = []
+
+
+class _RequestBody(BaseModel):
+    content: dict[str, _Media] = {}
+
+
+class BedrockRequest(BaseModel):
+    """The parts of a Bedrock Agent event we rely on; anything else in the event is ignored."""
+
+    actionGroup: str
+    apiPath: str
+    httpMethod: str
+    parameters: list[_Property] | None = None
+    requestBody: _RequestBody | None = None
+    sessionAttributes: dict[str, str] = {}
+    promptSessionAttributes: dict[str, str] = {}
+    sessionId: str | None = None
+
+
+def create_app() -> BedrockAgentResolver:
+    """A resolver with a UTF-8 serializer and every error mapped to `{"error": "..."}` in Japanese."""
+    app = BedrockAgentResolver(serializer=dumps_body)
+
+    @app.exception_handler(SearchError)
+    def _search_error(error: SearchError) -> Response[Any]:
+        if error.status_code >= 500:
+            logger.warning("search unavailable", reason=error.message)
+        return _error_response(error.status_code, error.message)
+
+    @app.exception_handler(RequestValidationError)
+    def _invalid_request(error: RequestValidationError) -> Response[Any]:
+        metrics.add_metric(name="InvalidRequests", unit="Count", value=1)
+        return _error_response(422, f"リクエストが不正です: {describe_errors(error.errors())}")
+
+    @app.not_found
+    def _unknown_path(_: Exception) -> Response[Any]:
+        event = app.current_event
+        return _error_response(
+            404,
+            f"{event.http_method} {event.api_path} という操作はありません。スキーマにある操作だけを呼んでください。",
+        )
+
+    @app.exception_handler(Exception)
+    def _unexpected(error: Exception) -> Response[Any]:
+        logger.exception("unhandled error")
+        return _error_response(500, _INTERNAL_ERROR)
+
+    return app
+
+
+def serve(app: BedrockAgentResolver, event: Any, context: LambdaContext) -> dict[str, Any]:
+    """Answer any event with a well-formed Bedrock response; never raise."""
+    raw = event if isinstance(event, dict) else {}
+    try:
+        request = BedrockRequest.model_validate(raw)
+    except ValidationError as error:
+        return envelope(
+            _echoable(raw), 422, dumps_body({"error": f"イベントの形式が不正です: {describe_errors(error.errors())}"})
+        )
+    logger.append_keys(session_id=request.sessionId, action_group=request.actionGroup, api_path=request.apiPath)
+    echo = request.model_dump(
+        include={"actionGroup", "apiPath", "httpMethod", "sessionAttributes", "promptSessionAttributes"}
+    )
+    try:
+        resolved = app.resolve(raw, context)
+        response = envelope(echo, resolved["response"]["httpStatusCode"], _body_of(resolved))
+    except Exception:
+        logger.exception("resolver failed")
+        response = envelope(echo, 500, dumps_body({"error": _INTERNAL_ERROR}))
+    return _within_budget(response, echo)
+
+
+def _body_of(resolved: dict[str, Any]) -> str:
+    media = resolved["response"]["responseBody"]
+    body = next(iter(media.values()))["body"]
+    return body if isinstance(body, str) else dumps_body(body)
+
+
+def _within_budget(response: dict[str, Any], echo: dict[str, Any]) -> dict[str, Any]:
+    size = response_bytes(response)
+    if size <= BUDGET_BYTES:
+        return response
+    logger.error("response over budget", size=size)
+    return envelope(
+        echo, 500, dumps_body({"error": "応答が大きすぎるため返せません。取得する列や行を減らしてください。"})
+    )
+
+
+def _echoable(raw: dict[str, Any]) -> dict[str, Any]:
+    """What can safely be echoed from an event that failed validation: only well-typed fields."""
+    echo: dict[str, Any] = {}
+    for key in ("actionGroup", "apiPath", "httpMethod"):
+        if isinstance(raw.get(key), str):
+            echo[key] = raw[key]
+    for key in ("sessionAttributes", "promptSessionAttributes"):
+        value = raw.get(key)
+        if isinstance(value, dict) and all(isinstance(k, str) and isinstance(v, str) for k, v in value.items()):
+            echo[key] = value
+    return echo
+
+
+def _error_response(status: int, message: str) -> Response[Any]:
+    return Response(status_code=status, content_type=content_types.APPLICATION_JSON, body={"error": message})

@@ -1,0 +1,18 @@
+"""Macros for the time in Japan: Lambda runs in UTC, the data and the questions are in JST (UTC+9, no DST)."""
+
+from __future__ import annotations
+
+from search_core.datasets.spec import Macro
+
+# epoch_us() reads the instant whatever the session time zone is, so the result never depends on TimeZone.
+JST_NOW = Macro(
+    signature="jst_now()",
+    body="make_timestamp(epoch_us(now())) + INTERVAL 9 HOUR",
+    description="現在の日本時間（TIMESTAMP）",
+)
+JST_TODAY = Macro(
+    signature="jst_today()",
+    body="CAST(jst_now() AS DATE)",
+    description="今日の日付（日本時間、DATE）",
+)
+JST_MACROS = (JST_NOW, JST_TODAY)

@@ -1,0 +1,97 @@
+"""The Bedrock response: its shape, its UTF-8 body and the 25,000-byte budget it must stay under."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from typing import Any
+
+from search_core.sql.limits import TRUNCATION_MARKER
+
+BUDGET_BYTES = 25_000
+# The smallest a clipped value gets before whole rows are dropped instead.
+_MIN_CELL_CHARS = 32
+# Room for the status code and the small fields that a skeleton envelope does not yet hold.
+_ENVELOPE_SLACK = 64
+
+
+def dumps_body(body: Any) -> str:
+    """The body as compact JSON with Japanese kept as UTF-8 (escaping it as \\uXXXX doubles its size)."""
+    return json.dumps(body, ensure_ascii=False, separators=(",", ":"), default=str)
+
+
+def response_bytes(response: dict[str, Any]) -> int:
+    """Size of a Lambda response as the Python 3.12+ runtimes send it: json.dumps defaults, Unicode unescaped."""
+    return len(json.dumps(response, ensure_ascii=False).encode())
+
+
+def envelope(request: dict[str, Any], status: int, body: str) -> dict[str, Any]:
+    """A Bedrock Agent (OpenAPI) response for `request`, echoing its session attributes."""
+    return {
+        "messageVersion": "1.0",
+        "response": {
+            "actionGroup": request.get("actionGroup", ""),
+            "apiPath": request.get("apiPath", ""),
+            "httpMethod": request.get("httpMethod", ""),
+            "httpStatusCode": status,
+            "responseBody": {"application/json": {"body": body}},
+        },
+        "sessionAttributes": request.get("sessionAttributes") or {},
+        "promptSessionAttributes": request.get("promptSessionAttributes") or {},
+    }
+
+
+def body_budget(request: dict[str, Any]) -> int:
+    """How many bytes the serialized body may take, once embedded, in the response to `request`."""
+    return BUDGET_BYTES - response_bytes(envelope(request, 200, "")) - _ENVELOPE_SLACK
+
+
+def embedded_bytes(body: Any) -> int:
+    """Bytes the body takes inside the envelope, where it is a JSON string and so escaped once more."""
+    return len(json.dumps(dumps_body(body), ensure_ascii=False).encode()) - 2
+
+
+def fit_rows(
+    rows: list[dict[str, Any]], make_body: Callable[[list[dict[str, Any]]], Any], budget: int
+) -> tuple[list[dict[str, Any]], bool]:
+    """Cut long values (with a visible marker), then trailing rows, until `make_body(rows)` fits `budget`.
+
+    Returns the rows to send and whether anything was cut.
+    """
+    if embedded_bytes(make_body(rows)) <= budget:
+        return rows, False
+    low, high = _MIN_CELL_CHARS, max(_MIN_CELL_CHARS, _longest_text(rows))
+    while low < high:  # the largest per-value length that still fits
+        middle = (low + high + 1) // 2
+        if embedded_bytes(make_body(_clip_rows(rows, middle))) <= budget:
+            low = middle
+        else:
+            high = middle - 1
+    clipped = _clip_rows(rows, low)
+    while clipped and embedded_bytes(make_body(clipped)) > budget:
+        clipped = clipped[:-1]
+    return clipped, True
+
+
+def _clip_rows(rows: list[dict[str, Any]], max_chars: int) -> list[dict[str, Any]]:
+    return [{key: _clip(value, max_chars) for key, value in row.items()} for row in rows]
+
+
+def _clip(value: Any, max_chars: int) -> Any:
+    if isinstance(value, str) and len(value) > max_chars:
+        return value[:max_chars] + TRUNCATION_MARKER
+    if isinstance(value, list):
+        return [_clip(v, max_chars) for v in value]
+    if isinstance(value, dict):
+        return {k: _clip(v, max_chars) for k, v in value.items()}
+    return value
+
+
+def _longest_text(value: Any) -> int:
+    if isinstance(value, str):
+        return len(value)
+    if isinstance(value, list):
+        return max((_longest_text(v) for v in value), default=0)
+    if isinstance(value, dict):
+        return max((_longest_text(v) for v in value.values()), default=0)
+    return 0

@@ -1,0 +1,38 @@
+"""Environment variables, parsed once into a typed model."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Mapping
+from pathlib import Path
+
+from pydantic import BaseModel, Field
+
+# Local runs with no URI set read the sample data kept in the repository (layers/shared/python/search_core/../../../..).
+BUNDLED_DATA_DIR = Path(__file__).resolve().parents[4] / "data"
+
+
+class Settings(BaseModel):
+    dataset_uris: dict[str, str] = Field(default_factory=dict)
+    in_lambda: bool = False
+    memory_mb: int = Field(default=2048, ge=128)
+    query_timeout_seconds: float = Field(default=5.0, gt=0)
+    refresh_interval_seconds: float = Field(default=60.0, ge=0)
+    cache_dir: Path = Path("/tmp/search-core")
+
+    @classmethod
+    def from_env(cls, env: Mapping[str, str] | None = None) -> Settings:
+        env = os.environ if env is None else env
+        uris = {
+            name: env[f"{name.upper()}_URI"] for name in ("events", "stores", "cases") if env.get(f"{name.upper()}_URI")
+        }
+        values: dict[str, object] = {"dataset_uris": uris, "in_lambda": bool(env.get("AWS_LAMBDA_FUNCTION_NAME"))}
+        for field, variable in (
+            ("memory_mb", "AWS_LAMBDA_FUNCTION_MEMORY_SIZE"),
+            ("query_timeout_seconds", "QUERY_TIMEOUT_SECONDS"),
+            ("refresh_interval_seconds", "DATA_REFRESH_SECONDS"),
+            ("cache_dir", "DATA_CACHE_DIR"),
+        ):
+            if env.get(variable):
+                values[field] = env[variable]
+        return cls.model_validate(values)

@@ -1,0 +1,182 @@
+"""The parent's side of the worker: start it, send one query, and enforce the hard limits from outside.
+
+DuckDB's own bounds (memory_limit, interrupt) stop most runaway queries with a clean error inside the worker.
+What they miss, the client stops: a worker past the deadline or over its memory cap is killed, the agent is
+told why, and the next query starts a fresh worker from the same local copy of the data.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import select
+import subprocess
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+from search_core.errors import DataUnavailable, QueryAborted, QueryFailed, QueryRejected, SearchError
+from search_core.sql.execute import QueryResult
+from search_core.sql.limits import QueryLimits
+
+_ERRORS: dict[str, type[SearchError]] = {
+    cls.__name__: cls for cls in (QueryRejected, QueryFailed, QueryAborted, DataUnavailable)
+}
+# The worker inherits only what Python needs to start: no AWS credentials, no secrets.
+_INHERITED_ENV = ("PATH", "LD_LIBRARY_PATH", "LANG", "LC_ALL", "TZ")
+_POLL_SECONDS = 0.01
+_BOOT_TIMEOUT_SECONDS = 120.0
+_PAGE_BYTES = os.sysconf("SC_PAGE_SIZE")
+# The folder that holds search_core (a layer's python/ folder): the worker imports the same code.
+_PACKAGE_ROOT = Path(__file__).resolve().parents[2]
+
+
+class WorkerGone(Exception):
+    """The worker exited or was killed; the caller decides what the agent is told."""
+
+
+class _Process:
+    """One running worker, booted on one CSV file."""
+
+    def __init__(self, dataset: str, csv_path: Path, limits: QueryLimits, work_dir: Path) -> None:
+        self.csv_path = csv_path
+        self._limits = limits
+        self._proc = subprocess.Popen(
+            [sys.executable, "-s", "-m", "search_core.sql.worker"],
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            env=_worker_env(work_dir),
+            cwd=work_dir,
+        )
+        self._buffer = b""
+        boot = {"dataset": dataset, "csv_path": str(csv_path), "work_dir": str(work_dir), "limits": limits.to_dict()}
+        try:
+            reply = self.exchange(boot, _BOOT_TIMEOUT_SECONDS)
+        except WorkerGone:
+            raise DataUnavailable(
+                f"データセット「{dataset}」を読み込めません（読み込み処理が異常終了しました）。"
+            ) from None
+        if "error" in reply:
+            self.stop()
+            raise _ERRORS.get(reply["error"]["kind"], DataUnavailable)(reply["error"]["message"])
+
+    @property
+    def alive(self) -> bool:
+        return self._proc.poll() is None
+
+    def exchange(self, message: dict[str, Any], timeout: float) -> dict[str, Any]:
+        """Send one message and wait for its reply; kill the worker if it overruns time or memory."""
+        assert self._proc.stdin is not None
+        try:
+            self._proc.stdin.write(json.dumps(message, ensure_ascii=False).encode() + b"\n")
+            self._proc.stdin.flush()
+        except (BrokenPipeError, OSError):
+            self.stop()
+            raise WorkerGone("exited") from None
+        return self._receive(time.monotonic() + timeout)
+
+    def _receive(self, deadline: float) -> dict[str, Any]:
+        assert self._proc.stdout is not None
+        fd = self._proc.stdout.fileno()
+        while b"\n" not in self._buffer:
+            if time.monotonic() > deadline:
+                self.stop()
+                raise WorkerGone("timeout")
+            if self._rss_bytes() > self._limits.worker_rss_cap_mb * 1024 * 1024:
+                self.stop()
+                raise WorkerGone("memory")
+            readable, _, _ = select.select([fd], [], [], _POLL_SECONDS)
+            if readable:
+                chunk = os.read(fd, 1 << 20)
+                if not chunk:
+                    self.stop()
+                    raise WorkerGone("exited")
+                self._buffer += chunk
+        line, _, self._buffer = self._buffer.partition(b"\n")
+        reply: dict[str, Any] = json.loads(line)
+        return reply
+
+    def _rss_bytes(self) -> int:
+        try:
+            with open(f"/proc/{self._proc.pid}/statm", "rb") as statm:
+                return int(statm.read().split()[1]) * _PAGE_BYTES
+        except (OSError, IndexError, ValueError):
+            return 0
+
+    def stop(self) -> None:
+        if self.alive:
+            self._proc.kill()
+        self._proc.wait()
+        for stream in (self._proc.stdin, self._proc.stdout):
+            if stream is not None:
+                stream.close()
+
+
+class QueryWorker:
+    """Runs queries for one dataset in a supervised worker process.
+
+    Usage: `worker.load(path)` once (and again for a new version of the data), then `worker.query(sql)`.
+    """
+
+    def __init__(self, dataset: str, limits: QueryLimits, work_dir: Path) -> None:
+        self.dataset = dataset
+        self.limits = limits
+        self.work_dir = work_dir
+        self.restarts = 0
+        self._process: _Process | None = None
+
+    def load(self, csv_path: Path) -> None:
+        """Boot a worker on `csv_path`; the one serving now keeps serving until the new one is ready."""
+        self.work_dir.mkdir(parents=True, exist_ok=True)
+        fresh = _Process(self.dataset, csv_path, self.limits, self.work_dir)
+        if self._process is not None:
+            self._process.stop()
+        self._process = fresh
+
+    def query(self, sql: str) -> QueryResult:
+        process = self._running_process()
+        try:
+            reply = process.exchange({"sql": sql}, self.limits.timeout_seconds + self.limits.kill_grace_seconds)
+        except WorkerGone as gone:
+            raise QueryAborted(self._abort_message(str(gone))) from None
+        if "error" in reply:
+            raise _ERRORS.get(reply["error"]["kind"], QueryFailed)(reply["error"]["message"])
+        return QueryResult(reply["columns"], reply["rows"], reply["truncated"])
+
+    def close(self) -> None:
+        if self._process is not None:
+            self._process.stop()
+            self._process = None
+
+    def _running_process(self) -> _Process:
+        if self._process is None:
+            raise DataUnavailable(f"データセット「{self.dataset}」がまだ読み込まれていません。")
+        if not self._process.alive:
+            self.restarts += 1
+            self._process = _Process(self.dataset, self._process.csv_path, self.limits, self.work_dir)
+        return self._process
+
+    def _abort_message(self, reason: str) -> str:
+        if reason == "timeout":
+            return (
+                f"クエリが制限時間（{self.limits.timeout_seconds:g} 秒）を超えたため強制終了しました。"
+                "条件を絞るか、より単純な SQL にしてください。"
+            )
+        if reason == "memory":
+            return (
+                f"クエリがメモリ上限（{self.limits.worker_rss_cap_mb} MB）を超えたため強制終了しました。"
+                "巨大な文字列・結合・再帰を避け、条件を絞ってください。"
+            )
+        return "クエリの実行中に処理が異常終了しました。より単純な SQL で再試行してください。"
+
+
+def _worker_env(work_dir: Path) -> dict[str, str]:
+    env = {name: os.environ[name] for name in _INHERITED_ENV if name in os.environ}
+    env.update(
+        PYTHONPATH=os.pathsep.join([str(_PACKAGE_ROOT), *(os.path.abspath(p) for p in sys.path if p)]),
+        HOME=str(work_dir),
+        TMPDIR=str(work_dir),
+        PYTHONDONTWRITEBYTECODE="1",
+    )
+    return env

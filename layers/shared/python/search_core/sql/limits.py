@@ -1,0 +1,56 @@
+"""Every bound on query execution, derived in one place from the function's memory and timeout."""
+
+from __future__ import annotations
+
+import os
+from dataclasses import asdict, dataclass
+from typing import Any
+
+MAX_ROWS = 10
+MAX_SQL_CHARS = 20_000
+# No single value can be longer than the whole response budget, so the worker never ships more than this.
+MAX_CELL_CHARS = 25_000
+TRUNCATION_MARKER = "…（省略）"
+
+# Lambda gives one vCPU per 1,769 MB of memory.
+_MB_PER_VCPU = 1769
+# What the parent process (Powertools, boto3, the response) needs besides the worker.
+_PARENT_RESERVE_MB = 160
+# DuckDB reserves far more address space than it touches (thread stacks, allocator arenas): measured about
+# 730 MB of VmSize above VmRSS on an idle 2-thread connection.
+_ADDRESS_SPACE_HEADROOM_MB = 1536
+
+
+@dataclass(frozen=True)
+class QueryLimits:
+    """Bounds for one worker process and each query it runs."""
+
+    timeout_seconds: float
+    threads: int
+    duckdb_memory_mb: int
+    worker_rss_cap_mb: int
+    worker_address_space_mb: int
+    max_rows: int = MAX_ROWS
+    max_cell_chars: int = MAX_CELL_CHARS
+    # How long past the timeout the parent waits for DuckDB to honour an interrupt before it kills the worker.
+    kill_grace_seconds: float = 1.0
+
+    @classmethod
+    def for_function(cls, memory_mb: int, timeout_seconds: float, cpu_count: int | None = None) -> QueryLimits:
+        """Size threads and memory from the Lambda memory setting.
+
+        >>> QueryLimits.for_function(2048, 5.0, cpu_count=2).threads
+        1
+        """
+        cpus = cpu_count or os.cpu_count() or 1
+        worker_cap = max(256, memory_mb - _PARENT_RESERVE_MB)
+        return cls(
+            timeout_seconds=timeout_seconds,
+            threads=max(1, min(cpus, memory_mb // _MB_PER_VCPU)),
+            duckdb_memory_mb=max(128, worker_cap // 2),
+            worker_rss_cap_mb=worker_cap,
+            worker_address_space_mb=worker_cap + _ADDRESS_SPACE_HEADROOM_MB,
+        )
+
+    def to_dict(self) -> dict[str, Any]:
+        return asdict(self)

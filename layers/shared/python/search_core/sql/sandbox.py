@@ -1,0 +1,44 @@
+"""Layer 2 of the SQL safety: a DuckDB connection that can read nothing but the tables loaded into it.
+
+The data is loaded first; then external access (files, network, COPY, ATTACH, extensions) is turned off and
+the configuration locked, so no query can turn it back on.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+
+import duckdb
+
+from search_core.sql.limits import QueryLimits
+
+_LOCKDOWN = (
+    "SET enable_external_access = false",
+    "SET lock_configuration = true",
+)
+
+
+def open_sandbox(
+    limits: QueryLimits, work_dir: Path, load: Callable[[duckdb.DuckDBPyConnection], None]
+) -> duckdb.DuckDBPyConnection:
+    """Open an in-memory connection sized by `limits`, run `load` on it, then lock it down."""
+    spill_dir = work_dir / "duckdb-tmp"
+    spill_dir.mkdir(parents=True, exist_ok=True)
+    con = duckdb.connect(
+        ":memory:",
+        config={
+            "threads": limits.threads,
+            "memory_limit": f"{limits.duckdb_memory_mb}MB",
+            "temp_directory": str(spill_dir),
+            "max_temp_directory_size": "512MB",
+            "home_directory": str(work_dir),
+            "autoinstall_known_extensions": False,
+            "autoload_known_extensions": False,
+            "allow_community_extensions": False,
+        },
+    )
+    load(con)
+    for statement in _LOCKDOWN:
+        con.execute(statement)
+    return con

@@ -1,0 +1,93 @@
+"""The worker process: holds one sandboxed dataset and runs the parent's queries, one JSON line each way.
+
+Run as `python -m search_core.sql.worker`. It lives in its own process so that a query DuckDB cannot stop
+(a multi-gigabyte allocation ignores both memory_limit and interrupt) takes down only this process, which
+the parent kills and restarts; its environment holds no credentials.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import resource
+import sys
+import traceback
+from pathlib import Path
+from typing import IO, Any
+
+from search_core.errors import SearchError
+
+
+def main() -> None:
+    requests = sys.stdin.buffer
+    replies = os.fdopen(os.dup(1), "wb")
+    os.dup2(2, 1)  # anything else printed goes to the log, never into the reply channel
+    boot = json.loads(requests.readline())
+    _limit_address_space(boot["limits"]["worker_address_space_mb"])
+    session = _open_session(boot, replies)
+    if session is None:
+        return
+    for line in requests:
+        _send(replies, session.answer(json.loads(line)["sql"]))
+
+
+class _Session:
+    def __init__(self, boot: dict[str, Any]) -> None:
+        from search_core.datasets.loading import load_dataset
+        from search_core.datasets.registry import SQL_DATASETS
+        from search_core.sql.limits import QueryLimits
+        from search_core.sql.sandbox import open_sandbox
+
+        self.spec = SQL_DATASETS[boot["dataset"]]
+        self.limits = QueryLimits(**boot["limits"])
+        csv_path = Path(boot["csv_path"])
+        self.con = open_sandbox(self.limits, Path(boot["work_dir"]), lambda c: load_dataset(c, self.spec, csv_path))
+
+    def answer(self, sql: str) -> dict[str, Any]:
+        from search_core.sql.execute import run_query
+
+        try:
+            result = run_query(self.con, sql, self.spec.table_names, self.limits)
+        except SearchError as error:
+            return _error_reply(error)
+        except Exception:
+            traceback.print_exc()
+            return {"error": {"kind": "QueryFailed", "message": "クエリの実行中に内部エラーが起きました。"}}
+        return {"columns": result.columns, "rows": result.rows, "truncated": result.truncated}
+
+
+def _open_session(boot: dict[str, Any], replies: IO[bytes]) -> _Session | None:
+    try:
+        session = _Session(boot)
+    except SearchError as error:
+        _send(replies, _error_reply(error))
+        return None
+    except Exception:
+        traceback.print_exc()
+        _send(
+            replies,
+            {"error": {"kind": "DataUnavailable", "message": f"データセット「{boot['dataset']}」を読み込めません。"}},
+        )
+        return None
+    _send(replies, {"ready": True})
+    return session
+
+
+def _error_reply(error: SearchError) -> dict[str, Any]:
+    return {"error": {"kind": type(error).__name__, "message": error.message}}
+
+
+def _limit_address_space(megabytes: int) -> None:
+    """Turn a single giant allocation into a clean DuckDB error instead of a machine-wide squeeze."""
+    limit = megabytes * 1024 * 1024
+    resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
+
+
+def _send(replies: IO[bytes], message: dict[str, Any]) -> None:
+    # JSON escapes newlines inside strings, so every reply is exactly one line.
+    replies.write(json.dumps(message, ensure_ascii=False).encode() + b"\n")
+    replies.flush()
+
+
+if __name__ == "__main__":
+    main()

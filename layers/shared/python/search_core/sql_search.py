@@ -1,0 +1,92 @@
+"""SQL search over one dataset: fresh data, a supervised worker, metrics, and the agent-facing result."""
+
+from __future__ import annotations
+
+import time
+from typing import Any
+
+from pydantic import BaseModel, Field
+
+from search_core.datasets.spec import DatasetSpec
+from search_core.errors import DataUnavailable, QueryAborted, QueryRejected
+from search_core.observability import logger, metrics
+from search_core.responses import fit_rows
+from search_core.settings import Settings
+from search_core.sql.client import QueryWorker
+from search_core.sql.limits import QueryLimits
+from search_core.storage.cache import DatasetCopy, LocalCopy
+from search_core.storage.source import resolve_source
+
+
+class SqlSearchResponse(BaseModel):
+    results: list[dict[str, Any]] = Field(description="結果の行（列名 → 値）。最大 10 行")
+    count: int = Field(description="返した行数")
+    truncated: bool = Field(description="行数の上限や応答サイズのために行や値を切り詰めたら true")
+    message: str | None = Field(default=None, description="該当がないときの説明")
+
+
+class SqlSearch:
+    """Answers SQL for one dataset; the data is fetched on first use and re-validated by ETag afterwards."""
+
+    def __init__(self, spec: DatasetSpec, settings: Settings | None = None) -> None:
+        self.spec = spec
+        self.settings = settings or Settings.from_env()
+        self.limits = QueryLimits.for_function(self.settings.memory_mb, self.settings.query_timeout_seconds)
+        self._copy: DatasetCopy | None = None
+        self._worker = QueryWorker(spec.name, self.limits, self.settings.cache_dir / f"{spec.name}-worker")
+        self._served: LocalCopy | None = None
+        self._failed_version: str | None = None
+
+    def search(self, sql: str, body_budget: int) -> SqlSearchResponse:
+        self._ensure_current_data()
+        started = time.perf_counter()
+        try:
+            result = self._worker.query(sql)
+        except (QueryRejected, QueryAborted) as error:
+            kind = "RejectedQueries" if isinstance(error, QueryRejected) else "AbortedQueries"
+            metrics.add_metric(name=kind, unit="Count", value=1)
+            logger.info("query refused", sql=sql[:2000], reason=type(error).__name__)
+            raise
+        finally:
+            metrics.add_metric(name="QueryLatency", unit="Milliseconds", value=(time.perf_counter() - started) * 1000)
+        rows = [dict(zip(result.columns, row, strict=True)) for row in result.rows]
+        rows, cut = fit_rows(
+            rows, lambda r: self._response(r, result.truncated).model_dump(exclude_none=True), body_budget
+        )
+        response = self._response(rows, result.truncated or cut)
+        metrics.add_metric(name="RowsReturned", unit="Count", value=response.count)
+        if response.truncated:
+            metrics.add_metric(name="TruncatedResults", unit="Count", value=1)
+        logger.info("query answered", sql=sql[:2000], rows=response.count, truncated=response.truncated)
+        return response
+
+    def close(self) -> None:
+        self._worker.close()
+
+    def _response(self, rows: list[dict[str, Any]], truncated: bool) -> SqlSearchResponse:
+        message = None if rows else self.spec.no_results_message
+        return SqlSearchResponse(results=rows, count=len(rows), truncated=truncated, message=message)
+
+    def _ensure_current_data(self) -> None:
+        latest = self._dataset_copy().current()
+        if self._served is not None and latest.version in (self._served.version, self._failed_version):
+            return
+        try:
+            self._worker.load(latest.path)
+        except DataUnavailable as error:
+            if self._served is None:
+                raise
+            self._failed_version = latest.version
+            logger.warning("new data version unusable; serving the previous one", reason=error.message)
+            return
+        self._served = latest
+        self._dataset_copy().prune(keep=latest)
+        metrics.add_metric(name="DataReloads", unit="Count", value=1)
+        logger.info("dataset loaded", dataset=self.spec.file_name, version=latest.version)
+
+    def _dataset_copy(self) -> DatasetCopy:
+        # Resolved on first use so that a missing setting is reported as a response, not an import failure.
+        if self._copy is None:
+            source = resolve_source(self.spec.name, self.spec.file_name, self.settings)
+            self._copy = DatasetCopy(source, self.settings.cache_dir, self.settings.refresh_interval_seconds)
+        return self._copy

@@ -1,0 +1,47 @@
+"""Pydantic validation errors, told in Japanese: which field and why."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+_REASONS = {
+    "missing": "必須です",
+    "string_type": "文字列である必要があります",
+    "int_parsing": "整数である必要があります",
+    "int_type": "整数である必要があります",
+    "int_from_float": "整数である必要があります",
+    "dict_type": "オブジェクトである必要があります",
+    "list_type": "配列である必要があります",
+    "model_type": "オブジェクトである必要があります",
+    "greater_than_equal": "小さすぎます",
+    "less_than_equal": "大きすぎます",
+    "string_too_long": "長すぎます",
+    "string_too_short": "短すぎます",
+    "date_from_datetime_parsing": "YYYY-MM-DD 形式の日付である必要があります",
+    "date_parsing": "YYYY-MM-DD 形式の日付である必要があります",
+    "date_type": "YYYY-MM-DD 形式の日付である必要があります",
+    "json_invalid": "JSON として解釈できません",
+}
+
+
+def describe_errors(errors: Sequence[Any]) -> str:
+    """One clause per error: `field: reason`.
+
+    >>> describe_errors([{"loc": ("body", "sql_query"), "type": "missing"}])
+    'sql_query: 必須です'
+    """
+    clauses = []
+    for error in list(errors)[:5]:
+        field = ".".join(str(part) for part in error.get("loc", ()) if part not in ("body", "query")) or "リクエスト"
+        clauses.append(f"{field}: {_reason(error)}")
+    return "、".join(clauses)
+
+
+def _reason(error: Any) -> str:
+    bounds = error.get("ctx") or {}
+    if error.get("type") == "greater_than_equal" and "ge" in bounds:
+        return f"{bounds['ge']} 以上である必要があります"
+    if error.get("type") == "less_than_equal" and "le" in bounds:
+        return f"{bounds['le']} 以下である必要があります"
+    return _REASONS.get(error.get("type", ""), "値が不正です")
