@@ -55,7 +55,7 @@ def _create_aliases(con: duckdb.DuckDBPyConnection, spec: DatasetSpec) -> None:
 
 def _describe_load_error(spec: DatasetSpec, error: duckdb.Error) -> str:
     text = str(error)
-    if "unicode" in text.lower() or "utf-8" in text.lower() or "encoding" in text.lower():
+    if "invalid unicode" in text.lower():
         return f"データセット「{spec.file_name}」は UTF-8 のテキストではないため読み込めません。"
     first_line = scrub_paths(text.splitlines()[0]) if text else type(error).__name__
     return f"データセット「{spec.file_name}」を読み込めません: {first_line[:300]}"

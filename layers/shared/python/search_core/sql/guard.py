@@ -48,7 +48,7 @@ def _single_select(sql: str) -> str:
     except duckdb.Error as error:
         raise QueryRejected(f"SQL の構文エラー: {error}") from None
     if len(statements) != 1:
-        raise QueryRejected(f"SQL は 1 文だけ送ってください（{len(statements)} 文ありました）。")
+        raise QueryRejected(f"SQL は SELECT 文を 1 つだけ送ってください（{len(statements)} 文ありました）。")
     statement = statements[0]
     if statement.type != duckdb.StatementType.SELECT:
         raise QueryRejected(

@@ -1,0 +1,149 @@
+"""Shared fixtures: handlers loaded the way Lambda loads them, real Bedrock events, moto-backed S3."""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+import os
+import sys
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from types import ModuleType
+from typing import Any
+
+import boto3
+import pytest
+from moto import mock_aws
+
+ROOT = Path(__file__).resolve().parents[1]
+LAYER = ROOT / "layers" / "shared" / "python"
+EVENTS_DIR = ROOT / "events"
+DATA_DIR = ROOT / "data"
+
+# Lambda puts the layer's python/ folder on sys.path; so do we, before anything imports search_core.
+sys.path.insert(0, str(LAYER))
+os.environ.setdefault("POWERTOOLS_TRACE_DISABLED", "1")
+os.environ.setdefault("POWERTOOLS_METRICS_NAMESPACE", "BedrockAgentSearchTests")
+os.environ.setdefault("POWERTOOLS_LOG_LEVEL", "WARNING")
+
+from search_core.datasets.loading import load_dataset  # noqa: E402
+from search_core.datasets.registry import SQL_DATASETS  # noqa: E402
+from search_core.sql.limits import QueryLimits  # noqa: E402
+from search_core.sql.sandbox import open_sandbox  # noqa: E402
+from search_core.storage import s3 as s3_storage  # noqa: E402
+
+
+@dataclass
+class LambdaContext:
+    function_name: str = "search-test"
+    memory_limit_in_mb: int = 2048
+    invoked_function_arn: str = "arn:aws:lambda:ap-northeast-1:123456789012:function:search-test"
+    aws_request_id: str = "00000000-0000-0000-0000-000000000000"
+
+
+def load_event(name: str) -> dict[str, Any]:
+    """A Bedrock Agent event from events/, e.g. load_event('search_events/free_events.json')."""
+    event: dict[str, Any] = json.loads((EVENTS_DIR / name).read_text(encoding="utf-8"))
+    return event
+
+
+def body_of(response: dict[str, Any]) -> Any:
+    return json.loads(response["response"]["responseBody"]["application/json"]["body"])
+
+
+def status_of(response: dict[str, Any]) -> int:
+    status: int = response["response"]["httpStatusCode"]
+    return status
+
+
+def sql_event(function: str, sql: str) -> dict[str, Any]:
+    """A copy of a real event for `function` with another sql_query."""
+    event = load_event(f"{function}/{'free_events' if function == 'search_events' else 'opening_hours'}.json")
+    event["requestBody"]["content"]["application/json"]["properties"][0]["value"] = sql
+    return event
+
+
+@pytest.fixture
+def lambda_context() -> LambdaContext:
+    return LambdaContext()
+
+
+TEST_LIMITS = QueryLimits.for_function(memory_mb=2048, timeout_seconds=3.0)
+
+
+@pytest.fixture
+def test_limits() -> QueryLimits:
+    return TEST_LIMITS
+
+
+@pytest.fixture(autouse=True)
+def isolated_cache(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    cache = tmp_path / "cache"
+    monkeypatch.setenv("DATA_CACHE_DIR", str(cache))
+    for name in ("EVENTS_URI", "STORES_URI", "CASES_URI", "AWS_LAMBDA_FUNCTION_NAME"):
+        monkeypatch.delenv(name, raising=False)
+    return cache
+
+
+@pytest.fixture
+def load_function(monkeypatch: pytest.MonkeyPatch) -> Iterator[Callable[..., ModuleType]]:
+    """Import functions/<name>/app.py as Lambda does (its folder and the layer on sys.path), with `env` set."""
+    loaded: list[ModuleType] = []
+
+    def load(name: str, **env: str) -> ModuleType:
+        for key, value in env.items():
+            monkeypatch.setenv(key, value)
+        folder = ROOT / "functions" / name
+        monkeypatch.syspath_prepend(str(folder))
+        spec = importlib.util.spec_from_file_location(f"{name}_app_{len(loaded)}", folder / "app.py")
+        assert spec is not None and spec.loader is not None
+        module = importlib.util.module_from_spec(spec)
+        sys.modules[spec.name] = module
+        spec.loader.exec_module(module)
+        loaded.append(module)
+        return module
+
+    yield load
+    for module in loaded:
+        module.search.close()
+        sys.modules.pop(module.__name__, None)
+
+
+@pytest.fixture
+def aws(monkeypatch: pytest.MonkeyPatch) -> Iterator[Any]:
+    """In-process moto S3; the storage module's cached client is rebuilt inside the mock."""
+    for key, value in {
+        "AWS_ACCESS_KEY_ID": "testing",
+        "AWS_SECRET_ACCESS_KEY": "testing",
+        "AWS_SESSION_TOKEN": "testing",
+        "AWS_DEFAULT_REGION": "ap-northeast-1",
+    }.items():
+        monkeypatch.setenv(key, value)
+    monkeypatch.delenv("AWS_ENDPOINT_URL_S3", raising=False)
+    with mock_aws():
+        s3_storage._client.cache_clear()
+        yield boto3.client("s3", region_name="ap-northeast-1")
+    s3_storage._client.cache_clear()
+
+
+@pytest.fixture
+def data_bucket(aws: Any) -> str:
+    """A bucket holding the sample events.csv and stores.csv."""
+    bucket = "concierge-data"
+    aws.create_bucket(Bucket=bucket, CreateBucketConfiguration={"LocationConstraint": "ap-northeast-1"})
+    for name in ("events.csv", "stores.csv"):
+        aws.put_object(Bucket=bucket, Key=f"data/{name}", Body=(DATA_DIR / name).read_bytes())
+    return bucket
+
+
+def open_dataset_sandbox(name: str, work_dir: Path, csv_path: Path | None = None) -> Any:
+    """An in-process locked connection on a dataset: the worker's connection, without the worker."""
+    spec = SQL_DATASETS[name]
+    path = csv_path or DATA_DIR / spec.file_name
+    return open_sandbox(TEST_LIMITS, work_dir, lambda con: load_dataset(con, spec, path))
+
+
+@pytest.fixture
+def sandbox(tmp_path: Path) -> Callable[..., Any]:
+    return lambda name, csv_path=None: open_dataset_sandbox(name, tmp_path / "duckdb", csv_path)

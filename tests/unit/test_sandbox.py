@@ -1,0 +1,60 @@
+"""Layer 2: with the guard out of the way, the locked connection still reads and changes nothing outside."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import duckdb
+import pytest
+
+
+@pytest.fixture
+def locked(sandbox: Callable[..., Any]) -> duckdb.DuckDBPyConnection:
+    con: duckdb.DuckDBPyConnection = sandbox("events")
+    return con
+
+
+@pytest.mark.parametrize(
+    "sql",
+    [
+        "SELECT * FROM read_text('/etc/hostname')",
+        "SELECT * FROM read_csv('/etc/passwd')",
+        "SELECT * FROM '/etc/passwd'",
+        "SELECT * FROM glob('/tmp/*')",
+        "COPY events TO '{tmp}/stolen.csv'",
+        "ATTACH '{tmp}/other.db' AS other",
+        "INSTALL httpfs",
+        "LOAD httpfs",
+    ],
+)
+def test_external_access_is_off(locked: duckdb.DuckDBPyConnection, tmp_path: Path, sql: str) -> None:
+    with pytest.raises(duckdb.Error):
+        locked.execute(sql.format(tmp=tmp_path)).fetchall()
+    assert not (tmp_path / "stolen.csv").exists()
+    assert not (tmp_path / "other.db").exists()
+
+
+@pytest.mark.parametrize(
+    "sql",
+    [
+        "SET enable_external_access = true",
+        "SET memory_limit = '100GB'",
+        "SET threads = 64",
+        "SET lock_configuration = false",
+        "RESET enable_external_access",
+    ],
+)
+def test_configuration_is_locked(locked: duckdb.DuckDBPyConnection, sql: str) -> None:
+    with pytest.raises(duckdb.Error, match="lock"):
+        locked.execute(sql)
+
+
+def test_data_is_loaded_before_the_lock(locked: duckdb.DuckDBPyConnection) -> None:
+    assert locked.execute("SELECT count(*) FROM events").fetchall() == [(32,)]
+
+
+def test_sizes_come_from_the_limits(locked: duckdb.DuckDBPyConnection, test_limits: Any) -> None:
+    threads = locked.execute("SELECT current_setting('threads')").fetchall()[0][0]
+    assert int(threads) == test_limits.threads
