@@ -25,7 +25,9 @@ def run(con: duckdb.DuckDBPyConnection, sql: str, limits: QueryLimits) -> Any:
     return run_query(con, sql, EVENTS.table_names, limits)
 
 
-def test_no_limit_is_clamped_to_ten_rows_and_flagged(events: duckdb.DuckDBPyConnection, test_limits: QueryLimits) -> None:
+def test_no_limit_is_clamped_to_ten_rows_and_flagged(
+    events: duckdb.DuckDBPyConnection, test_limits: QueryLimits
+) -> None:
     result = run(events, "SELECT event_name FROM events", test_limits)
     assert len(result.rows) == MAX_ROWS
     assert result.truncated

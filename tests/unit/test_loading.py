@@ -35,7 +35,9 @@ def test_quotes_commas_and_newlines_inside_fields_survive(sandbox: Callable[...,
 def test_bom_and_line_ends_do_not_leak_into_names_or_values(
     sandbox: Callable[..., Any], tmp_path: Path, bom: bool, newline: str
 ) -> None:
-    path = write_events(tmp_path / "e.csv", [{"event_name": "朝ヨガ", "target_audience": "[]"}], bom=bom, newline=newline)
+    path = write_events(
+        tmp_path / "e.csv", [{"event_name": "朝ヨガ", "target_audience": "[]"}], bom=bom, newline=newline
+    )
     con = sandbox("events", path)
     assert con.execute("SELECT event_name, target_audience FROM events").fetchall() == [("朝ヨガ", "[]")]
 

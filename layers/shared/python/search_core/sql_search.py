@@ -8,11 +8,12 @@ from typing import Any
 from pydantic import BaseModel, Field
 
 from search_core.datasets.spec import DatasetSpec
-from search_core.errors import DataUnavailable, QueryAborted, QueryRejected
+from search_core.errors import DataUnavailable, QueryAborted, QueryFailed, QueryRejected
 from search_core.observability import logger, metrics
 from search_core.responses import fit_rows
 from search_core.settings import Settings
 from search_core.sql.client import QueryWorker
+from search_core.sql.execute import QueryResult
 from search_core.sql.limits import QueryLimits
 from search_core.storage.cache import DatasetCopy, LocalCopy
 from search_core.storage.source import resolve_source
@@ -38,22 +39,10 @@ class SqlSearch:
         self._failed_version: str | None = None
 
     def search(self, sql: str, body_budget: int) -> SqlSearchResponse:
+        """Run `sql` and shape its rows into a response whose body fits `body_budget` bytes."""
         self._ensure_current_data()
-        started = time.perf_counter()
-        try:
-            result = self._worker.query(sql)
-        except (QueryRejected, QueryAborted) as error:
-            kind = "RejectedQueries" if isinstance(error, QueryRejected) else "AbortedQueries"
-            metrics.add_metric(name=kind, unit="Count", value=1)
-            logger.info("query refused", sql=sql[:2000], reason=type(error).__name__)
-            raise
-        finally:
-            metrics.add_metric(name="QueryLatency", unit="Milliseconds", value=(time.perf_counter() - started) * 1000)
-        rows = [dict(zip(result.columns, row, strict=True)) for row in result.rows]
-        rows, cut = fit_rows(
-            rows, lambda r: self._response(r, result.truncated).model_dump(exclude_none=True), body_budget
-        )
-        response = self._response(rows, result.truncated or cut)
+        result = self._run(sql)
+        response = self._shape(result, body_budget)
         metrics.add_metric(name="RowsReturned", unit="Count", value=response.count)
         if response.truncated:
             metrics.add_metric(name="TruncatedResults", unit="Count", value=1)
@@ -62,6 +51,25 @@ class SqlSearch:
 
     def close(self) -> None:
         self._worker.close()
+
+    def _run(self, sql: str) -> QueryResult:
+        started = time.perf_counter()
+        try:
+            return self._worker.query(sql)
+        except (QueryRejected, QueryAborted) as error:
+            kind = "RejectedQueries" if isinstance(error, QueryRejected) else "AbortedQueries"
+            metrics.add_metric(name=kind, unit="Count", value=1)
+            logger.info("query refused", sql=sql[:2000], reason=type(error).__name__)
+            raise
+        finally:
+            metrics.add_metric(name="QueryLatency", unit="Milliseconds", value=(time.perf_counter() - started) * 1000)
+
+    def _shape(self, result: QueryResult, body_budget: int) -> SqlSearchResponse:
+        rows = [dict(zip(result.columns, row, strict=True)) for row in result.rows]
+        fitted, cut = fit_rows(rows, lambda r: self._response(r, True).model_dump(), body_budget)
+        if rows and not fitted:
+            raise QueryFailed("結果の 1 行が大きすぎて返せません。SELECT する列を絞ってください。")
+        return self._response(fitted, result.truncated or cut)
 
     def _response(self, rows: list[dict[str, Any]], truncated: bool) -> SqlSearchResponse:
         message = None if rows else self.spec.no_results_message

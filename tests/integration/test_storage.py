@@ -1,0 +1,159 @@
+"""The /tmp copy of a dataset: one download, no S3 call between checks, new versions picked up, stale on failure."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from search_core.errors import ConfigurationError, DataUnavailable
+from search_core.settings import Settings
+from search_core.storage import s3 as s3_storage
+from search_core.storage.cache import DatasetCopy
+from search_core.storage.source import DataSource, resolve_source
+from tests.conftest import DATA_DIR
+
+
+class FakeClock:
+    def __init__(self) -> None:
+        self.now = 1000.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+@pytest.fixture
+def clock() -> FakeClock:
+    return FakeClock()
+
+
+@pytest.fixture
+def s3_calls(aws: Any) -> list[str]:
+    calls: list[str] = []
+    s3_storage._client().meta.events.register("before-call.s3", lambda model, **_: calls.append(model.name))
+    return calls
+
+
+def copy_of(bucket: str, cache: Path, clock: FakeClock, key: str = "data/events.csv") -> DatasetCopy:
+    return DatasetCopy(DataSource("events.csv", bucket=bucket, key=key), cache, refresh_interval=60, clock=clock)
+
+
+def test_first_use_downloads_once(data_bucket: str, tmp_path: Path, clock: FakeClock, s3_calls: list[str]) -> None:
+    local = copy_of(data_bucket, tmp_path, clock).current()
+    assert local.path.read_bytes() == (DATA_DIR / "events.csv").read_bytes()
+    assert s3_calls == ["GetObject"]
+
+
+def test_warm_calls_make_no_s3_call_between_checks(
+    data_bucket: str, tmp_path: Path, clock: FakeClock, s3_calls: list[str]
+) -> None:
+    copy = copy_of(data_bucket, tmp_path, clock)
+    first = copy.current()
+    for _ in range(5):
+        clock.now += 10
+        assert copy.current() == first
+    assert s3_calls == ["GetObject"]
+
+
+def test_an_unchanged_object_costs_one_head_per_interval(
+    data_bucket: str, tmp_path: Path, clock: FakeClock, s3_calls: list[str]
+) -> None:
+    copy = copy_of(data_bucket, tmp_path, clock)
+    first = copy.current()
+    clock.now += 61
+    assert copy.current() == first
+    assert s3_calls == ["GetObject", "HeadObject"]
+
+
+def test_a_new_version_is_picked_up_after_the_interval(
+    aws: Any, data_bucket: str, tmp_path: Path, clock: FakeClock
+) -> None:
+    copy = copy_of(data_bucket, tmp_path, clock)
+    first = copy.current()
+    aws.put_object(Bucket=data_bucket, Key="data/events.csv", Body=b"new,version\n")
+    assert copy.current() == first
+    clock.now += 61
+    second = copy.current()
+    assert second.version != first.version
+    assert second.path.read_bytes() == b"new,version\n"
+
+
+def test_a_failed_refresh_keeps_serving_the_cached_copy(
+    aws: Any, data_bucket: str, tmp_path: Path, clock: FakeClock
+) -> None:
+    copy = copy_of(data_bucket, tmp_path, clock)
+    first = copy.current()
+    aws.delete_object(Bucket=data_bucket, Key="data/events.csv")
+    clock.now += 61
+    assert copy.current() == first
+    assert first.path.exists()
+
+
+def test_no_copy_at_all_is_unavailable_and_named(data_bucket: str, tmp_path: Path, clock: FakeClock) -> None:
+    with pytest.raises(DataUnavailable, match="「events.csv」.*オブジェクトがありません"):
+        copy_of(data_bucket, tmp_path, clock, key="missing.csv").current()
+
+
+def test_a_missing_bucket_is_unavailable_and_leaks_no_credentials(aws: Any, tmp_path: Path, clock: FakeClock) -> None:
+    with pytest.raises(DataUnavailable) as failure:
+        copy_of("no-such-bucket", tmp_path, clock).current()
+    assert "「events.csv」" in failure.value.message
+    assert "testing" not in failure.value.message
+
+
+def test_no_partial_file_is_left_behind(data_bucket: str, tmp_path: Path, clock: FakeClock) -> None:
+    with pytest.raises(DataUnavailable):
+        copy_of(data_bucket, tmp_path, clock, key="missing.csv").current()
+    assert list(tmp_path.glob("*.part")) == []
+
+
+def test_prune_keeps_only_the_served_copy(aws: Any, data_bucket: str, tmp_path: Path, clock: FakeClock) -> None:
+    copy = copy_of(data_bucket, tmp_path, clock)
+    copy.current()
+    aws.put_object(Bucket=data_bucket, Key="data/events.csv", Body=b"v2\n")
+    clock.now += 61
+    latest = copy.current()
+    copy.prune(keep=latest)
+    assert [p.name for p in tmp_path.iterdir()] == [latest.path.name]
+
+
+def test_a_local_file_is_read_in_place_and_versioned_by_stat(tmp_path: Path, clock: FakeClock) -> None:
+    path = tmp_path / "events.csv"
+    path.write_text("a\n")
+    copy = DatasetCopy(DataSource("events.csv", path=path), tmp_path / "cache", refresh_interval=0, clock=clock)
+    first = copy.current()
+    path.write_text("a,b\n")
+    assert copy.current().path == path
+    assert copy.current().version != first.version
+
+
+def test_unset_uri_outside_lambda_means_the_bundled_sample() -> None:
+    source = resolve_source("events", "events.csv", Settings(in_lambda=False))
+    assert source.path is not None and source.path.read_bytes().startswith(b"event_name,")
+
+
+def test_unset_uri_in_lambda_is_a_configuration_error() -> None:
+    with pytest.raises(ConfigurationError, match="EVENTS_URI が設定されていない"):
+        resolve_source("events", "events.csv", Settings(in_lambda=True))
+
+
+@pytest.mark.parametrize("uri", ["s3://", "s3://bucket-only", "s3:///key"])
+def test_malformed_s3_uris_are_configuration_errors(uri: str) -> None:
+    with pytest.raises(ConfigurationError, match="URI が不正"):
+        DataSource.parse("events.csv", uri)
+
+
+def test_settings_read_the_environment() -> None:
+    settings = Settings.from_env(
+        {
+            "EVENTS_URI": "s3://b/events.csv",
+            "AWS_LAMBDA_FUNCTION_NAME": "f",
+            "AWS_LAMBDA_FUNCTION_MEMORY_SIZE": "1024",
+            "QUERY_TIMEOUT_SECONDS": "2.5",
+            "DATA_REFRESH_SECONDS": "30",
+        }
+    )
+    assert settings.dataset_uris == {"events": "s3://b/events.csv"}
+    assert (settings.in_lambda, settings.memory_mb, settings.query_timeout_seconds) == (True, 1024, 2.5)
+    assert settings.refresh_interval_seconds == 30

@@ -1,0 +1,140 @@
+"""Runaway queries end with a clear error within the timeout, memory stays capped, and the next query is served.
+
+These run the real worker process. DuckDB alone does not stop `repeat('x', 4000000000)`: measured here, it took
+44 s and 7.7 GB of memory in-process with an interrupt at 2 s and memory_limit at 512 MB.
+"""
+
+from __future__ import annotations
+
+import os
+import time
+from collections.abc import Iterator
+from dataclasses import replace
+from pathlib import Path
+
+import pytest
+
+from search_core.errors import DataUnavailable, QueryAborted, QueryRejected
+from search_core.sql.client import QueryWorker
+from search_core.sql.limits import QueryLimits
+from tests.conftest import DATA_DIR
+
+LIMITS = QueryLimits.for_function(memory_mb=1024, timeout_seconds=2.0)
+
+
+@pytest.fixture
+def worker(tmp_path: Path) -> Iterator[QueryWorker]:
+    runner = QueryWorker("events", LIMITS, tmp_path / "worker")
+    runner.load(DATA_DIR / "events.csv")
+    yield runner
+    runner.close()
+
+
+def peak_rss_mb(pid: int) -> int:
+    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+        if line.startswith("VmHWM:"):
+            return int(line.split()[1]) // 1024
+    return 0
+
+
+def assert_still_serving(worker: QueryWorker) -> None:
+    assert worker.query("SELECT count(*) AS n FROM events").rows == [[32]]
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(
+    "sql",
+    [
+        "SELECT count(*) FROM range(1000000000000)",
+        "WITH RECURSIVE t(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM t) SELECT count(*) FROM t",
+        "SELECT count(*) FROM range(1000000) a, range(1000000) b WHERE a.range * b.range = -1",
+        "SELECT max(md5(CAST(x AS VARCHAR))) FROM range(100000000000) AS t(x)",
+    ],
+)
+def test_cpu_and_recursion_runaways_end_at_the_deadline(worker: QueryWorker, sql: str) -> None:
+    started = time.monotonic()
+    with pytest.raises(QueryAborted, match="制限時間"):
+        worker.query(sql)
+    assert time.monotonic() - started < LIMITS.timeout_seconds + LIMITS.kill_grace_seconds + 1.0
+    assert_still_serving(worker)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(
+    "sql",
+    [
+        "SELECT length(repeat('x', 4000000000))",
+        "SELECT length(string_agg(repeat('x', 1000000), '')) FROM range(5000)",
+        "SELECT list(repeat('z', 100000)) FROM range(100000)",
+        "WITH RECURSIVE t(x) AS (SELECT repeat('y', 1000) UNION ALL SELECT x || x FROM t) SELECT max(length(x)) FROM t",
+        "SELECT lpad('a', 2000000000, 'b')",
+    ],
+)
+def test_memory_runaways_end_within_the_cap(worker: QueryWorker, sql: str) -> None:
+    started = time.monotonic()
+    with pytest.raises(QueryAborted, match="メモリ上限|制限時間|異常終了"):
+        worker.query(sql)
+    assert time.monotonic() - started < LIMITS.timeout_seconds + LIMITS.kill_grace_seconds + 1.0
+    process = worker._process
+    assert process is not None
+    if process.alive:
+        assert peak_rss_mb(process._proc.pid) <= LIMITS.worker_rss_cap_mb
+    assert_still_serving(worker)
+
+
+@pytest.mark.slow
+def test_a_worker_past_its_rss_cap_is_killed_and_replaced(tmp_path: Path) -> None:
+    tight = replace(LIMITS, worker_rss_cap_mb=300, duckdb_memory_mb=2000, worker_address_space_mb=8000)
+    runner = QueryWorker("events", tight, tmp_path / "tight")
+    runner.load(DATA_DIR / "events.csv")
+    try:
+        with pytest.raises(QueryAborted, match="メモリ上限（300 MB）"):
+            runner.query("SELECT length(string_agg(repeat('x', 1000000), '')) FROM range(1500)")
+        assert_still_serving(runner)
+        assert runner.restarts == 1
+    finally:
+        runner.close()
+
+
+def test_a_worker_that_dies_between_queries_is_restarted(worker: QueryWorker) -> None:
+    assert worker._process is not None
+    worker._process._proc.kill()
+    worker._process._proc.wait()
+    assert_still_serving(worker)
+    assert worker.restarts == 1
+
+
+def test_the_worker_environment_holds_no_credentials(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("AWS_SECRET_ACCESS_KEY", "canary-secret-do-not-leak")
+    runner = QueryWorker("events", LIMITS, tmp_path / "canary")
+    runner.load(DATA_DIR / "events.csv")
+    try:
+        assert runner._process is not None
+        environ = Path(f"/proc/{runner._process._proc.pid}/environ").read_bytes()
+        assert b"canary-secret-do-not-leak" not in environ
+        assert b"AWS_" not in environ
+    finally:
+        runner.close()
+
+
+def test_guard_refusals_come_back_as_data(worker: QueryWorker) -> None:
+    with pytest.raises(QueryRejected, match="read_text"):
+        worker.query("SELECT * FROM read_text('/proc/self/environ')")
+    assert_still_serving(worker)
+
+
+def test_a_broken_file_is_reported_and_the_serving_worker_kept(worker: QueryWorker, tmp_path: Path) -> None:
+    broken = tmp_path / "broken.csv"
+    broken.write_text("event_name\nonly one column\n", encoding="utf-8")
+    with pytest.raises(DataUnavailable, match="「events.csv」の列が仕様と一致しません"):
+        worker.load(broken)
+    assert_still_serving(worker)
+
+
+def test_no_worker_is_left_behind(tmp_path: Path) -> None:
+    runner = QueryWorker("events", LIMITS, tmp_path / "gone")
+    runner.load(DATA_DIR / "events.csv")
+    assert runner._process is not None
+    pid = runner._process._proc.pid
+    runner.close()
+    assert not os.path.exists(f"/proc/{pid}") or "Z" in Path(f"/proc/{pid}/stat").read_text().split()[2]
