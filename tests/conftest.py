@@ -2,12 +2,9 @@
 
 from __future__ import annotations
 
-import importlib.util
-import json
 import os
 import sys
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass
 from pathlib import Path
 from types import ModuleType
 from typing import Any
@@ -15,41 +12,19 @@ from typing import Any
 import boto3
 import pytest
 from moto import mock_aws
+from scripts.local_lambda import DATA_DIR, LambdaContext, body_of, import_function, load_event
 
-ROOT = Path(__file__).resolve().parents[1]
-LAYER = ROOT / "layers" / "shared" / "python"
-EVENTS_DIR = ROOT / "events"
-DATA_DIR = ROOT / "data"
-
-# Lambda puts the layer's python/ folder on sys.path; so do we, before anything imports search_core.
-sys.path.insert(0, str(LAYER))
 os.environ.setdefault("POWERTOOLS_TRACE_DISABLED", "1")
 os.environ.setdefault("POWERTOOLS_METRICS_NAMESPACE", "BedrockAgentSearchTests")
 os.environ.setdefault("POWERTOOLS_LOG_LEVEL", "WARNING")
 
-from search_core.datasets.loading import load_dataset  # noqa: E402
-from search_core.datasets.registry import SQL_DATASETS  # noqa: E402
-from search_core.sql.limits import QueryLimits  # noqa: E402
-from search_core.sql.sandbox import open_sandbox  # noqa: E402
-from search_core.storage import s3 as s3_storage  # noqa: E402
+from search_core.datasets.loading import load_dataset
+from search_core.datasets.registry import SQL_DATASETS
+from search_core.sql.limits import QueryLimits
+from search_core.sql.sandbox import open_sandbox
+from search_core.storage import s3 as s3_storage
 
-
-@dataclass
-class LambdaContext:
-    function_name: str = "search-test"
-    memory_limit_in_mb: int = 2048
-    invoked_function_arn: str = "arn:aws:lambda:ap-northeast-1:123456789012:function:search-test"
-    aws_request_id: str = "00000000-0000-0000-0000-000000000000"
-
-
-def load_event(name: str) -> dict[str, Any]:
-    """A Bedrock Agent event from events/, e.g. load_event('search_events/free_events.json')."""
-    event: dict[str, Any] = json.loads((EVENTS_DIR / name).read_text(encoding="utf-8"))
-    return event
-
-
-def body_of(response: dict[str, Any]) -> Any:
-    return json.loads(response["response"]["responseBody"]["application/json"]["body"])
+__all__ = ["DATA_DIR", "LambdaContext", "body_of", "import_function", "load_event"]
 
 
 def status_of(response: dict[str, Any]) -> int:
@@ -88,19 +63,13 @@ def isolated_cache(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
 
 @pytest.fixture
 def load_function(monkeypatch: pytest.MonkeyPatch) -> Iterator[Callable[..., ModuleType]]:
-    """Import functions/<name>/app.py as Lambda does (its folder and the layer on sys.path), with `env` set."""
+    """A fresh import of a function with `env` set; its worker is stopped afterwards."""
     loaded: list[ModuleType] = []
 
     def load(name: str, **env: str) -> ModuleType:
         for key, value in env.items():
             monkeypatch.setenv(key, value)
-        folder = ROOT / "functions" / name
-        monkeypatch.syspath_prepend(str(folder))
-        spec = importlib.util.spec_from_file_location(f"{name}_app_{len(loaded)}", folder / "app.py")
-        assert spec is not None and spec.loader is not None
-        module = importlib.util.module_from_spec(spec)
-        sys.modules[spec.name] = module
-        spec.loader.exec_module(module)
+        module = import_function(name, f"{name}_app_{len(loaded)}")
         loaded.append(module)
         return module
 

@@ -64,7 +64,10 @@ def test_repeated_column_names_keep_every_value(events: duckdb.DuckDBPyConnectio
 
 
 def test_values_become_json_types(events: duckdb.DuckDBPyConnection, test_limits: QueryLimits) -> None:
-    sql = "SELECT DATE '2025-10-01' AS d, 1.5::DECIMAL(4,2) AS m, [1, 2] AS l, {'a': 1} AS s, 'NaN'::DOUBLE AS f, now() AS t"
+    sql = (
+        "SELECT DATE '2025-10-01' AS d, 1.5::DECIMAL(4,2) AS m, [1, 2] AS l, {'a': 1} AS s,"
+        " 'NaN'::DOUBLE AS f, now() AS t"
+    )
     row = run(events, sql, test_limits).rows[0]
     assert row[:5] == ["2025-10-01", 1.5, [1, 2], {"a": 1}, "nan"]
     assert isinstance(row[5], str)

@@ -27,11 +27,11 @@ class _Property(BaseModel):
 
 
 class _Media(BaseModel):
-    properties: list[_Property] = []
+    properties: list[_Property]
 
 
 class _RequestBody(BaseModel):
-    content: dict[str, _Media] = {}
+    content: dict[str, _Media]
 
 
 class BedrockRequest(BaseModel):

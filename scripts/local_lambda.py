@@ -1,0 +1,56 @@
+"""Run the functions locally the way Lambda does: the layer's python/ folder and the function folder on sys.path.
+
+Used by the tests, the demo and the benchmark, so all three exercise exactly what Lambda would import.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+from types import ModuleType
+from typing import Any
+
+ROOT = Path(__file__).resolve().parents[1]
+LAYER = ROOT / "layers" / "shared" / "python"
+EVENTS_DIR = ROOT / "events"
+DATA_DIR = ROOT / "data"
+
+if str(LAYER) not in sys.path:
+    sys.path.insert(0, str(LAYER))
+
+
+@dataclass
+class LambdaContext:
+    function_name: str = "search-local"
+    memory_limit_in_mb: int = 2048
+    invoked_function_arn: str = "arn:aws:lambda:ap-northeast-1:123456789012:function:search-local"
+    aws_request_id: str = "00000000-0000-0000-0000-000000000000"
+
+
+def import_function(name: str, module_name: str | None = None) -> ModuleType:
+    """Import functions/<name>/app.py under `module_name` (several copies may live side by side)."""
+    folder = ROOT / "functions" / name
+    module_name = module_name or f"{name}_app"
+    sys.path.insert(0, str(folder))
+    try:
+        spec = importlib.util.spec_from_file_location(module_name, folder / "app.py")
+        assert spec is not None and spec.loader is not None
+        module = importlib.util.module_from_spec(spec)
+        sys.modules[module_name] = module
+        spec.loader.exec_module(module)
+    finally:
+        sys.path.remove(str(folder))
+    return module
+
+
+def load_event(name: str) -> dict[str, Any]:
+    """A Bedrock Agent event from events/, e.g. load_event('search_events/free_events.json')."""
+    event: dict[str, Any] = json.loads((EVENTS_DIR / name).read_text(encoding="utf-8"))
+    return event
+
+
+def body_of(response: dict[str, Any]) -> Any:
+    return json.loads(response["response"]["responseBody"]["application/json"]["body"])

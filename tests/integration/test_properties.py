@@ -1,0 +1,99 @@
+"""Property-based: random SQL and random events never raise and always get a well-formed Bedrock response."""
+
+from __future__ import annotations
+
+import copy
+import json
+import os
+import sys
+from collections.abc import Iterator
+from types import ModuleType
+from typing import Any
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from search_core.responses import BUDGET_BYTES, response_bytes
+from tests.conftest import LambdaContext, import_function, load_event
+
+# The examples run against the bundled sample data; CI can raise the counts with HYPOTHESIS_EXAMPLES.
+EXAMPLES = int(os.environ.get("HYPOTHESIS_EXAMPLES", "300"))
+FUNCTIONS = {"search_events": "search_events/free_events.json", "search_stores": "search_stores/opening_hours.json"}
+SQL_TOKENS = [
+    "SELECT", "FROM", "WHERE", "events", "stores", "'events.csv'", '"stores.csv"', "*", "count(*)", "LIMIT", "ORDER BY",
+    "GROUP BY", ";", "--", "/*", "*/", "(", ")", "'", '"', "UNION", "WITH", "x AS", "read_text('/etc/passwd')",
+    "DROP TABLE events", "is_open_now(opening_hours)", "start_date", "jst_today()", "LIKE '%無料%'", "1", "NULL",
+    "repeat('あ', 100000)", "range(5)", "JOIN", "ON", "=", "AND", "OR", "\\", "\u3000", "\x00", "ＳＥＬＥＣＴ",
+]  # fmt: skip
+sql_text = st.one_of(
+    st.text(max_size=200),
+    st.lists(st.one_of(st.sampled_from(SQL_TOKENS), st.text(max_size=8)), max_size=25).map(" ".join),
+)
+json_values = st.recursive(
+    st.none() | st.booleans() | st.integers() | st.floats() | st.text(max_size=50),
+    lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=10), inner, max_size=4),
+    max_leaves=12,
+)
+EVENT_KEYS = ["actionGroup", "apiPath", "httpMethod", "parameters", "requestBody", "sessionAttributes",
+              "promptSessionAttributes", "messageVersion", "sessionId", "inputText", "agent"]  # fmt: skip
+
+
+@pytest.fixture(scope="module")
+def functions(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, ModuleType]]:
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setenv("DATA_CACHE_DIR", str(tmp_path_factory.mktemp("cache")))
+        for name in ("EVENTS_URI", "STORES_URI", "AWS_LAMBDA_FUNCTION_NAME"):
+            patch.delenv(name, raising=False)
+        loaded = {name: import_function(name, f"{name}_properties") for name in FUNCTIONS}
+        yield loaded
+    for module in loaded.values():
+        module.search.close()
+        sys.modules.pop(module.__name__, None)
+
+
+def assert_well_formed(response: Any, event: Any) -> None:
+    assert isinstance(response, dict) and response["messageVersion"] == "1.0"
+    inner = response["response"]
+    assert all(isinstance(inner[key], str) for key in ("actionGroup", "apiPath", "httpMethod"))
+    assert inner["httpStatusCode"] in (200, 400, 404, 422, 503)
+    body = json.loads(inner["responseBody"]["application/json"]["body"])
+    assert ("results" in body) if inner["httpStatusCode"] == 200 else isinstance(body["error"], str)
+    assert isinstance(response["sessionAttributes"], dict)
+    assert isinstance(response["promptSessionAttributes"], dict)
+    if isinstance(event, dict) and isinstance(event.get("sessionAttributes"), dict) and inner["httpStatusCode"] != 422:
+        assert response["sessionAttributes"] == event["sessionAttributes"]
+    assert response_bytes(response) <= BUDGET_BYTES
+
+
+@pytest.mark.parametrize("name", FUNCTIONS)
+@settings(max_examples=EXAMPLES, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(sql=sql_text)
+def test_random_sql_never_breaks_the_response(functions: dict[str, ModuleType], name: str, sql: str) -> None:
+    event = load_event(FUNCTIONS[name])
+    event["requestBody"]["content"]["application/json"]["properties"][0]["value"] = sql
+    assert_well_formed(functions[name].lambda_handler(event, LambdaContext()), event)
+
+
+@st.composite
+def mutated_events(draw: st.DrawFn, base: dict[str, Any]) -> Any:
+    if draw(st.booleans()):
+        return draw(json_values)
+    event = copy.deepcopy(base)
+    for key in draw(st.lists(st.sampled_from(EVENT_KEYS), max_size=4)):
+        if draw(st.booleans()):
+            event.pop(key, None)
+        else:
+            event[key] = draw(json_values)
+    if draw(st.booleans()):
+        event["apiPath"] = draw(st.sampled_from(["/events/search", "/stores/search", "/", "", "/events/search/x"]))
+        event["httpMethod"] = draw(st.sampled_from(["POST", "GET", "post", "DELETE", ""]))
+    return event
+
+
+@pytest.mark.parametrize("name", FUNCTIONS)
+@settings(max_examples=EXAMPLES, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(data=st.data())
+def test_random_events_never_break_the_response(functions: dict[str, ModuleType], name: str, data: Any) -> None:
+    event = data.draw(mutated_events(load_event(FUNCTIONS[name])))
+    assert_well_formed(functions[name].lambda_handler(event, LambdaContext()), event)
