@@ -28,7 +28,9 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from scripts.local_lambda import DATA_DIR, LAYER, ROOT, LambdaContext, import_function, load_event  # noqa: E402
+from scripts.local_lambda import DATA_DIR, LAYER, ROOT, LambdaContext, import_function, load_event
+from search_core.datasets.events import EVENTS
+from search_core.datasets.loading import load_dataset
 
 QUERIES = {
     "free (JSON-in-text LIKE)": "SELECT event_name, date_time FROM events WHERE cost LIKE '%\"is_free\": true%'",
@@ -82,13 +84,8 @@ def naive_call(csv_path: Path, sql: str) -> list[Any]:
     if not lowered.lstrip().startswith("select") or any(w in lowered for w in ("drop ", "delete ", "insert ")):
         raise ValueError("rejected")
     con = duckdb.connect()
-    con.execute(f"CREATE TABLE events AS SELECT * FROM read_csv('{csv_path}', all_varchar = true)")
-    con.execute(
-        "CREATE VIEW v AS SELECT *, TRY_CAST(split_part(date_time, '/', 1) AS DATE) AS start_date,"
-        " coalesce(TRY_CAST(nullif(split_part(date_time, '/', 2), '') AS DATE),"
-        " TRY_CAST(split_part(date_time, '/', 1) AS DATE)) AS end_date FROM events"
-    )
-    rows = con.execute(sql.replace("FROM events", "FROM v")).fetchmany(10)
+    load_dataset(con, EVENTS, csv_path)  # the CSV read, plus the helper columns the queries use
+    rows = con.execute(sql).fetchmany(10)
     con.close()
     return rows
 
@@ -169,11 +166,7 @@ def bench_size(rows: int, work: Path, repeat: int) -> None:
         function = import_function("search_events", f"bench_events_{rows}")
         # Same thread count as the worker, so the difference is what the handler adds.
         direct = duckdb.connect(config={"threads": function.search.limits.threads})
-        direct.execute(
-            "CREATE TABLE events AS SELECT *, TRY_CAST(split_part(date_time, '/', 1) AS DATE) AS start_date,"
-            " coalesce(TRY_CAST(nullif(split_part(date_time, '/', 2), '') AS DATE),"
-            f" TRY_CAST(split_part(date_time, '/', 1) AS DATE)) AS end_date FROM read_csv('{csv_path}', all_varchar=true)"
-        )
+        load_dataset(direct, EVENTS, csv_path)
         context = LambdaContext()
         base_event = load_event("search_events/free_events.json")
         print(f"\n## events.csv, {rows:,} rows ({csv_path.stat().st_size / 1e6:.1f} MB)\n")

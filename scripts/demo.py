@@ -17,7 +17,7 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from scripts.local_lambda import DATA_DIR, EVENTS_DIR, LambdaContext, body_of, import_function, load_event  # noqa: E402
+from scripts.local_lambda import DATA_DIR, EVENTS_DIR, LambdaContext, body_of, import_function, load_event
 
 BUCKET = "concierge-demo"
 
@@ -66,7 +66,8 @@ def show(event_name: str, event: dict[str, Any], response: dict[str, Any], elaps
         return
     for row in body["results"]:
         print("    ・" + " | ".join(f"{k}: {_short(v)}" for k, v in list(row.items())[:4]))
-    print(f"    count={body['count']} truncated={body['truncated']}" + (f"  {body['message']}" if body.get("message") else ""))
+    note = f"  {body['message']}" if body.get("message") else ""
+    print(f"    count={body['count']} truncated={body['truncated']}{note}")
 
 
 def _short(value: Any, width: int = 48) -> str:
