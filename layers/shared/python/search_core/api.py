@@ -87,7 +87,7 @@ def serve(app: BedrockAgentResolver, event: Any, context: LambdaContext) -> dict
         return envelope(
             _echoable(raw), 422, dumps_body({"error": f"イベントの形式が不正です: {describe_errors(error.errors())}"})
         )
-    logger.append_keys(session_id=request.sessionId, action_group=request.actionGroup, api_path=request.apiPath)
+    logger.append_keys(sessionId=request.sessionId, actionGroup=request.actionGroup, apiPath=request.apiPath)
     echo = request.model_dump(
         include={"actionGroup", "apiPath", "httpMethod", "sessionAttributes", "promptSessionAttributes"}
     )
