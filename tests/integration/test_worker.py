@@ -24,8 +24,7 @@ LIMITS = QueryLimits.for_function(memory_mb=1024, timeout_seconds=2.0)
 
 @pytest.fixture
 def worker(tmp_path: Path) -> Iterator[QueryWorker]:
-    runner = QueryWorker("events", LIMITS, tmp_path / "worker")
-    runner.load(DATA_DIR / "events.csv")
+    runner = QueryWorker("events", DATA_DIR / "events.csv", LIMITS, tmp_path / "worker")
     yield runner
     runner.close()
 
@@ -85,8 +84,7 @@ def test_memory_runaways_end_within_the_cap(worker: QueryWorker, sql: str) -> No
 @pytest.mark.slow
 def test_a_worker_past_its_rss_cap_is_killed_and_replaced(tmp_path: Path) -> None:
     tight = replace(LIMITS, worker_rss_cap_mb=300, duckdb_memory_mb=2000, worker_address_space_mb=8000)
-    runner = QueryWorker("events", tight, tmp_path / "tight")
-    runner.load(DATA_DIR / "events.csv")
+    runner = QueryWorker("events", DATA_DIR / "events.csv", tight, tmp_path / "tight")
     try:
         with pytest.raises(QueryAborted, match="メモリ上限（300 MB）"):
             runner.query("SELECT length(string_agg(repeat('x', 1000000), '')) FROM range(1500)")
@@ -106,8 +104,7 @@ def test_a_worker_that_dies_between_queries_is_restarted(worker: QueryWorker) ->
 
 def test_the_worker_environment_holds_no_credentials(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("AWS_SECRET_ACCESS_KEY", "canary-secret-do-not-leak")
-    runner = QueryWorker("events", LIMITS, tmp_path / "canary")
-    runner.load(DATA_DIR / "events.csv")
+    runner = QueryWorker("events", DATA_DIR / "events.csv", LIMITS, tmp_path / "canary")
     try:
         assert runner._process is not None
         environ = Path(f"/proc/{runner._process._proc.pid}/environ").read_bytes()
@@ -123,17 +120,15 @@ def test_guard_refusals_come_back_as_data(worker: QueryWorker) -> None:
     assert_still_serving(worker)
 
 
-def test_a_broken_file_is_reported_and_the_serving_worker_kept(worker: QueryWorker, tmp_path: Path) -> None:
+def test_a_broken_file_is_reported_when_the_worker_boots(tmp_path: Path) -> None:
     broken = tmp_path / "broken.csv"
     broken.write_text("event_name\nonly one column\n", encoding="utf-8")
     with pytest.raises(DataUnavailable, match="「events.csv」の列が仕様と一致しません"):
-        worker.load(broken)
-    assert_still_serving(worker)
+        QueryWorker("events", broken, LIMITS, tmp_path / "broken")
 
 
 def test_no_worker_is_left_behind(tmp_path: Path) -> None:
-    runner = QueryWorker("events", LIMITS, tmp_path / "gone")
-    runner.load(DATA_DIR / "events.csv")
+    runner = QueryWorker("events", DATA_DIR / "events.csv", LIMITS, tmp_path / "gone")
     assert runner._process is not None
     pid = runner._process._proc.pid
     runner.close()

@@ -8,15 +8,15 @@ from typing import Any
 from pydantic import BaseModel, Field
 
 from search_core.datasets.spec import DatasetSpec
-from search_core.errors import DataUnavailable, QueryAborted, QueryFailed, QueryRejected
+from search_core.errors import QueryAborted, QueryFailed, QueryRejected
 from search_core.observability import logger, metrics
 from search_core.responses import fit_rows
 from search_core.settings import Settings
 from search_core.sql.client import QueryWorker
 from search_core.sql.execute import QueryResult
 from search_core.sql.limits import QueryLimits
-from search_core.storage.cache import DatasetCopy, LocalCopy
-from search_core.storage.source import resolve_source
+from search_core.storage.cache import LocalCopy
+from search_core.storage.live import LiveDataset
 
 
 class SqlSearchResponse(BaseModel):
@@ -27,21 +27,20 @@ class SqlSearchResponse(BaseModel):
 
 
 class SqlSearch:
-    """Answers SQL for one dataset; the data is fetched on first use and re-validated by ETag afterwards."""
+    """Answers SQL for one dataset; the data is fetched on first use and re-validated by ETag afterwards.
+
+    Each version of the data gets its own worker; a new one replaces the old only once it has booted.
+    """
 
     def __init__(self, spec: DatasetSpec, settings: Settings | None = None) -> None:
         self.spec = spec
         self.settings = settings or Settings.from_env()
         self.limits = QueryLimits.for_function(self.settings.memory_mb, self.settings.query_timeout_seconds)
-        self._copy: DatasetCopy | None = None
-        self._worker = QueryWorker(spec.name, self.limits, self.settings.cache_dir / f"{spec.name}-worker")
-        self._served: LocalCopy | None = None
-        self._failed_version: str | None = None
+        self._data = LiveDataset(spec.name, spec.file_name, self.settings, self._start_worker, QueryWorker.close)
 
     def search(self, sql: str, body_budget: int) -> SqlSearchResponse:
         """Run `sql` and shape its rows into a response whose body fits `body_budget` bytes."""
-        self._ensure_current_data()
-        result = self._run(sql)
+        result = self._run(self._data.current(), sql)
         response = self._shape(result, body_budget)
         metrics.add_metric(name="RowsReturned", unit="Count", value=response.count)
         if response.truncated:
@@ -50,12 +49,17 @@ class SqlSearch:
         return response
 
     def close(self) -> None:
-        self._worker.close()
+        self._data.close()
 
-    def _run(self, sql: str) -> QueryResult:
+    def _start_worker(self, local: LocalCopy) -> QueryWorker:
+        return QueryWorker(
+            self.spec.name, local.path, self.limits, self.settings.cache_dir / f"{self.spec.name}-worker"
+        )
+
+    def _run(self, worker: QueryWorker, sql: str) -> QueryResult:
         started = time.perf_counter()
         try:
-            return self._worker.query(sql)
+            return worker.query(sql)
         except (QueryRejected, QueryAborted) as error:
             kind = "RejectedQueries" if isinstance(error, QueryRejected) else "AbortedQueries"
             metrics.add_metric(name=kind, unit="Count", value=1)
@@ -74,27 +78,3 @@ class SqlSearch:
     def _response(self, rows: list[dict[str, Any]], truncated: bool) -> SqlSearchResponse:
         message = None if rows else self.spec.no_results_message
         return SqlSearchResponse(results=rows, count=len(rows), truncated=truncated, message=message)
-
-    def _ensure_current_data(self) -> None:
-        latest = self._dataset_copy().current()
-        if self._served is not None and latest.version in (self._served.version, self._failed_version):
-            return
-        try:
-            self._worker.load(latest.path)
-        except DataUnavailable as error:
-            if self._served is None:
-                raise
-            self._failed_version = latest.version
-            logger.warning("new data version unusable; serving the previous one", reason=error.message)
-            return
-        self._served = latest
-        self._dataset_copy().prune(keep=latest)
-        metrics.add_metric(name="DataReloads", unit="Count", value=1)
-        logger.info("dataset loaded", dataset=self.spec.file_name, version=latest.version)
-
-    def _dataset_copy(self) -> DatasetCopy:
-        # Resolved on first use so that a missing setting is reported as a response, not an import failure.
-        if self._copy is None:
-            source = resolve_source(self.spec.name, self.spec.file_name, self.settings)
-            self._copy = DatasetCopy(source, self.settings.cache_dir, self.settings.refresh_interval_seconds)
-        return self._copy

@@ -114,25 +114,20 @@ class _Process:
 
 
 class QueryWorker:
-    """Runs queries for one dataset in a supervised worker process.
+    """Runs queries for one version of one dataset in a supervised worker process.
 
-    Usage: `worker.load(path)` once (and again for a new version of the data), then `worker.query(sql)`.
+    The worker boots on `csv_path` when this object is created (raising DataUnavailable if the file is unusable)
+    and is restarted from the same file whenever it had to be killed.
     """
 
-    def __init__(self, dataset: str, limits: QueryLimits, work_dir: Path) -> None:
+    def __init__(self, dataset: str, csv_path: Path, limits: QueryLimits, work_dir: Path) -> None:
         self.dataset = dataset
+        self.csv_path = csv_path
         self.limits = limits
         self.work_dir = work_dir
         self.restarts = 0
-        self._process: _Process | None = None
-
-    def load(self, csv_path: Path) -> None:
-        """Boot a worker on `csv_path`; the one serving now keeps serving until the new one is ready."""
-        self.work_dir.mkdir(parents=True, exist_ok=True)
-        fresh = _Process(self.dataset, csv_path, self.limits, self.work_dir)
-        if self._process is not None:
-            self._process.stop()
-        self._process = fresh
+        work_dir.mkdir(parents=True, exist_ok=True)
+        self._process: _Process | None = _Process(dataset, csv_path, limits, work_dir)
 
     def query(self, sql: str) -> QueryResult:
         process = self._running_process()
@@ -150,11 +145,9 @@ class QueryWorker:
             self._process = None
 
     def _running_process(self) -> _Process:
-        if self._process is None:
-            raise DataUnavailable(f"データセット「{self.dataset}」がまだ読み込まれていません。")
-        if not self._process.alive:
+        if self._process is None or not self._process.alive:
             self.restarts += 1
-            self._process = _Process(self.dataset, self._process.csv_path, self.limits, self.work_dir)
+            self._process = _Process(self.dataset, self.csv_path, self.limits, self.work_dir)
         return self._process
 
     def _abort_message(self, reason: str) -> str:

@@ -19,8 +19,10 @@ class Clipper:
     clipped: bool = False
 
     def convert(self, value: Any) -> Any:
-        """>>> Clipper(5).convert({"a": [Decimal("1.5"), date(2025, 10, 1)]})
-        {'a': [1.5, '2025-10-01']}
+        """Convert one value, recursing into lists and structs.
+
+        >>> Clipper(5).convert({"a": [Decimal("1.5"), date(2025, 10, 1), "abcdefgh"]})
+        {'a': [1.5, '2025-10-01', 'abcde…（省略）']}
         """
         if value is None or isinstance(value, bool | int):
             return value

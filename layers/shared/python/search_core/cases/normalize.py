@@ -1,0 +1,58 @@
+"""One normal form for text and keywords, so that the spellings a reader treats as equal match each other.
+
+NFKC folds full-width letters and digits (ＰＲＯＶＩＤＥＲ → PROVIDER) and the ideographic space; casefold folds
+case; kanji numerals become Arabic ones (第七百九条 → 第709条, 令和七年 → 令和7年), as law-retrieval tools do.
+
+>>> normalize("ＰＲＯＶＩＤＥＲ責任法　第七百九条")
+'provider責任法 第709条'
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+
+_DIGITS = {"〇": 0, "零": 0, "一": 1, "二": 2, "三": 3, "四": 4, "五": 5, "六": 6, "七": 7, "八": 8, "九": 9}
+_SMALL_UNITS = {"十": 10, "百": 100, "千": 1000}
+_LARGE_UNITS = {"万": 10_000, "億": 100_000_000, "兆": 1_000_000_000_000}
+# A numeral starts with a digit or a small unit (万 alone, as in 万一, is a word, not a number).
+_NUMERAL = re.compile("[〇零一二三四五六七八九十百千][〇零一二三四五六七八九十百千万億兆]*")
+
+
+def normalize(text: str) -> str:
+    """NFKC, casefold and Arabic numerals: the form every search compares."""
+    return _NUMERAL.sub(_arabic, unicodedata.normalize("NFKC", text).casefold())
+
+
+def split_keywords(keywords: str) -> list[str]:
+    """Keywords split on ASCII and full-width spaces, normalised, duplicates dropped, order kept.
+
+    >>> split_keywords("損害賠償　ＰＲＯＶＩＤＥＲ  provider")
+    ['損害賠償', 'provider']
+    """
+    return list(dict.fromkeys(normalize(keywords).split()))
+
+
+def kanji_number(numeral: str) -> int:
+    """The value of a kanji numeral, positional (二〇二四) or with units (七百九, 一万二千).
+
+    >>> [kanji_number(n) for n in ("七百九", "二〇二四", "十", "千九百八十九", "一万二千三百")]
+    [709, 2024, 10, 1989, 12300]
+    """
+    if not any(c in _SMALL_UNITS or c in _LARGE_UNITS for c in numeral):
+        return int("".join(str(_DIGITS[c]) for c in numeral))
+    total = section = digit = 0
+    for char in numeral:
+        if char in _DIGITS:
+            digit = digit * 10 + _DIGITS[char]
+        elif char in _SMALL_UNITS:
+            section += (digit or 1) * _SMALL_UNITS[char]
+            digit = 0
+        else:
+            total += (section + digit or 1) * _LARGE_UNITS[char]
+            section = digit = 0
+    return total + section + digit
+
+
+def _arabic(match: re.Match[str]) -> str:
+    return str(kanji_number(match.group()))

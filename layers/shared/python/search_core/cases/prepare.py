@@ -1,0 +1,174 @@
+"""Build the prepared case-law database: everything normalised and indexed ahead of time.
+
+    python -m search_core.cases.prepare cases.db cases.duckdb
+
+The input is the existing SQLite `cases.db` (or a CSV / JSONL export with the same columns). The output is one
+DuckDB file that the function opens as it is, with no conversion at cold start:
+
+- `cases`: one row per decision, numbered by `doc_num` in search order (newest real date first);
+  `date` is a DATE, `date_text` the date as stored, `court_canonical` the court with abbreviations expanded;
+- `search_text`: the seven searchable columns, normalised (NFKC, casefold, Arabic numerals), one row per decision;
+- `grams`: for every character and character pair in `search_text`, the bitmap of decisions that contain it.
+  A keyword can only occur in a decision that holds all its pairs, so the bitmaps narrow the search to a few
+  candidates, which are then checked exactly.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+import time
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass
+from itertools import islice
+from pathlib import Path
+from typing import Any
+
+import duckdb
+
+from search_core.cases.courts import canonical_court
+from search_core.cases.dates import parse_decision_date
+from search_core.cases.normalize import normalize
+from search_core.cases.source import read_decisions
+
+FORMAT_VERSION = "1"
+SEARCHED_COLUMNS = ("doc_id", "court", "date", "case_number", "case_name", "main_text", "facts_and_reasons")
+# Keywords never hold whitespace, so joining the columns with a newline never creates a false match across them.
+COLUMN_SEPARATOR = "\n"
+_BATCH = 200
+_GRAM_CHUNK = 2000  # decisions per gram-extraction pass, to bound the memory DuckDB needs
+
+_STAGED = """CREATE TEMP TABLE staged (
+    doc_id VARCHAR, court VARCHAR, court_canonical VARCHAR, date DATE, date_text VARCHAR, case_number VARCHAR,
+    case_name VARCHAR, main_text VARCHAR, facts_and_reasons VARCHAR, source_url VARCHAR, text VARCHAR)"""
+
+
+@dataclass(frozen=True)
+class PreparedStats:
+    decisions: int
+    skipped: int
+    grams: int
+    seconds: float
+
+
+def prepare(source: Path, target: Path, threads: int | None = None) -> PreparedStats:
+    """Convert `source` into a prepared DuckDB file at `target` (written whole, then renamed into place)."""
+    started = time.monotonic()
+    partial = target.with_name(target.name + ".partial")
+    partial.unlink(missing_ok=True)
+    con = duckdb.connect(str(partial), config={"threads": threads or os.cpu_count() or 1})
+    try:
+        con.execute(_STAGED)
+        staged, skipped = _stage(con, read_decisions(source))
+        _number_decisions(con)
+        grams = _index_grams(con, staged)
+        con.execute("CREATE TABLE meta AS SELECT ? AS format_version, ? AS decisions", [FORMAT_VERSION, staged])
+        con.execute("CHECKPOINT")
+    finally:
+        con.close()
+    os.replace(partial, target)
+    return PreparedStats(staged, skipped, grams, time.monotonic() - started)
+
+
+def search_text(row: dict[str, Any]) -> str:
+    """The normalised text a keyword is looked for in: the seven searched columns of one decision."""
+    return COLUMN_SEPARATOR.join(normalize(row[c] or "") for c in SEARCHED_COLUMNS)
+
+
+def _stage(con: duckdb.DuckDBPyConnection, rows: Iterable[dict[str, Any]]) -> tuple[int, int]:
+    staged = skipped = 0
+    for batch in _batches(rows, _BATCH):
+        values = []
+        for row in batch:
+            if not (row["doc_id"] or "").strip():
+                skipped += 1
+                continue
+            values.append(_staged_values(row))
+        if values:
+            con.executemany("INSERT INTO staged VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", values)
+            staged += len(values)
+    duplicates = staged - con.execute("SELECT count(DISTINCT doc_id) FROM staged").fetchall()[0][0]
+    return staged - duplicates, skipped + duplicates
+
+
+def _staged_values(row: dict[str, Any]) -> tuple[Any, ...]:
+    return (
+        row["doc_id"].strip(),
+        row["court"],
+        canonical_court(row["court"] or ""),
+        parse_decision_date(row["date"]),
+        row["date"],
+        row["case_number"],
+        row["case_name"],
+        row["main_text"],
+        row["facts_and_reasons"],
+        row["source_url"],
+        search_text(row),
+    )
+
+
+def _number_decisions(con: duckdb.DuckDBPyConnection) -> None:
+    """Number decisions newest first, so that ascending doc_num is the order results are returned in."""
+    con.execute(
+        """CREATE TEMP TABLE numbered AS
+        SELECT row_number() OVER (ORDER BY date DESC NULLS LAST, doc_id) - 1 AS doc_num, *
+        FROM staged QUALIFY row_number() OVER (PARTITION BY doc_id ORDER BY main_text IS NULL) = 1"""
+    )
+    con.execute(
+        """CREATE TABLE cases AS SELECT CAST(doc_num AS INTEGER) AS doc_num, doc_id, court, court_canonical, date,
+        date_text, case_number, case_name, main_text, facts_and_reasons, source_url FROM numbered ORDER BY doc_num"""
+    )
+    con.execute("CREATE TABLE search_text AS SELECT CAST(doc_num AS INTEGER) AS doc_num, text FROM numbered ORDER BY 1")
+    con.execute("CREATE UNIQUE INDEX cases_doc_id ON cases (doc_id)")
+    con.execute("DROP TABLE numbered")
+    con.execute("DROP TABLE staged")
+
+
+def _index_grams(con: duckdb.DuckDBPyConnection, decisions: int) -> int:
+    """One bitmap of decisions per character and per character pair found in search_text."""
+    con.execute("CREATE TEMP TABLE doc_grams (doc_num INTEGER, gram VARCHAR)")
+    for first in range(0, decisions, _GRAM_CHUNK):
+        con.execute(
+            """INSERT INTO doc_grams SELECT DISTINCT doc_num, gram FROM (
+                SELECT doc_num, substr(text, i, 2) AS gram FROM (
+                    SELECT doc_num, text, unnest(range(1, length(text) + 1)) AS i
+                    FROM search_text WHERE doc_num >= $first AND doc_num < $last)
+                UNION ALL
+                SELECT doc_num, substr(text, i, 1) FROM (
+                    SELECT doc_num, text, unnest(range(1, length(text) + 1)) AS i
+                    FROM search_text WHERE doc_num >= $first AND doc_num < $last))
+            WHERE NOT regexp_matches(gram, '\\s')""",
+            {"first": first, "last": first + _GRAM_CHUNK},
+        )
+    con.execute(
+        """CREATE TABLE grams AS SELECT gram, bitstring_agg(doc_num, 0, $top) AS docs
+        FROM doc_grams GROUP BY gram ORDER BY gram""",
+        {"top": max(decisions - 1, 0)},
+    )
+    con.execute("DROP TABLE doc_grams")
+    count: int = con.execute("SELECT count(*) FROM grams").fetchall()[0][0]
+    return count
+
+
+def _batches(rows: Iterable[dict[str, Any]], size: int) -> Iterator[list[dict[str, Any]]]:
+    iterator = iter(rows)
+    while batch := list(islice(iterator, size)):
+        yield batch
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(description="Prepare the case-law database for the search_cases function.")
+    parser.add_argument("source", type=Path, help="cases.db (SQLite), or a CSV / JSONL export")
+    parser.add_argument("target", type=Path, help="the prepared DuckDB file to write, e.g. cases.duckdb")
+    args = parser.parse_args(argv)
+    stats = prepare(args.source, args.target)
+    print(
+        f"{args.target}: {stats.decisions} decisions, {stats.grams} index grams, {stats.skipped} rows skipped "
+        f"(no doc_id or duplicate), {stats.seconds:.1f} s",
+        file=sys.stderr,
+    )
+
+
+if __name__ == "__main__":
+    main()

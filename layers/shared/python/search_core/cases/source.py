@@ -1,0 +1,65 @@
+"""Reading decisions from the files the existing system keeps: SQLite `cases.db`, or CSV / JSONL exports."""
+
+from __future__ import annotations
+
+import csv
+import json
+import sqlite3
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+COLUMNS = ("doc_id", "court", "date", "case_number", "case_name", "main_text", "facts_and_reasons", "source_url")
+SQLITE_MAGIC = b"SQLite format 3\x00"
+DUCKDB_MAGIC = b"DUCK"  # at offset 8 of a DuckDB database file
+
+
+def file_kind(path: Path) -> str:
+    """'duckdb', 'sqlite', 'csv' or 'jsonl', by content first and extension second."""
+    with path.open("rb") as head:
+        start = head.read(16)
+    if start[8:12] == DUCKDB_MAGIC:
+        return "duckdb"
+    if start.startswith(SQLITE_MAGIC):
+        return "sqlite"
+    if path.suffix.lower() in (".jsonl", ".ndjson", ".json"):
+        return "jsonl"
+    return "csv"
+
+
+def read_decisions(path: Path) -> Iterator[dict[str, Any]]:
+    """Every decision in `path` as a dict of COLUMNS (missing ones as None)."""
+    kind = file_kind(path)
+    rows = {"sqlite": _sqlite_rows, "csv": _csv_rows, "jsonl": _jsonl_rows}[kind](path)
+    for row in rows:
+        yield {column: _text(row.get(column)) for column in COLUMNS}
+
+
+def _sqlite_rows(path: Path) -> Iterator[dict[str, Any]]:
+    con = sqlite3.connect(f"file:{path}?mode=ro", uri=True)
+    try:
+        present = {r[1] for r in con.execute("PRAGMA table_info(cases)")}
+        selected = ", ".join(c if c in present else f"NULL AS {c}" for c in COLUMNS)
+        cursor = con.execute(f"SELECT {selected} FROM cases")
+        for values in cursor:
+            yield dict(zip(COLUMNS, values, strict=True))
+    finally:
+        con.close()
+
+
+def _csv_rows(path: Path) -> Iterator[dict[str, Any]]:
+    with path.open(encoding="utf-8-sig", newline="") as handle:
+        yield from csv.DictReader(handle)
+
+
+def _jsonl_rows(path: Path) -> Iterator[dict[str, Any]]:
+    with path.open(encoding="utf-8-sig") as handle:
+        for line in handle:
+            if line.strip():
+                yield json.loads(line)
+
+
+def _text(value: Any) -> str | None:
+    if value is None:
+        return None
+    return value if isinstance(value, str) else str(value)
