@@ -61,6 +61,13 @@ def isolated_cache(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     return cache
 
 
+def close_function(module: ModuleType) -> None:
+    """Stop what a function module holds open (a worker process, a database connection)."""
+    service = getattr(module, "search", None) or module.cases
+    service.close()
+    sys.modules.pop(module.__name__, None)
+
+
 @pytest.fixture
 def load_function(monkeypatch: pytest.MonkeyPatch) -> Iterator[Callable[..., ModuleType]]:
     """A fresh import of a function with `env` set; its worker is stopped afterwards."""
@@ -75,8 +82,7 @@ def load_function(monkeypatch: pytest.MonkeyPatch) -> Iterator[Callable[..., Mod
 
     yield load
     for module in loaded:
-        module.search.close()
-        sys.modules.pop(module.__name__, None)
+        close_function(module)
 
 
 @pytest.fixture

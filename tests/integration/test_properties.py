@@ -15,7 +15,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from search_core.responses import BUDGET_BYTES, response_bytes
-from tests.conftest import LambdaContext, import_function, load_event
+from tests.conftest import LambdaContext, close_function, import_function, load_event
 
 # The examples run against the bundled sample data; CI can raise the counts with HYPOTHESIS_EXAMPLES.
 EXAMPLES = int(os.environ.get("HYPOTHESIS_EXAMPLES", "300"))
@@ -48,8 +48,7 @@ def functions(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, Mo
         loaded = {name: import_function(name, f"{name}_properties") for name in FUNCTIONS}
         yield loaded
     for module in loaded.values():
-        module.search.close()
-        sys.modules.pop(module.__name__, None)
+        close_function(module)
 
 
 def assert_well_formed(response: Any, event: Any) -> None:

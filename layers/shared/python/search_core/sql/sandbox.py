@@ -20,13 +20,20 @@ _LOCKDOWN = (
 
 
 def open_sandbox(
-    limits: QueryLimits, work_dir: Path, load: Callable[[duckdb.DuckDBPyConnection], None]
+    limits: QueryLimits,
+    work_dir: Path,
+    load: Callable[[duckdb.DuckDBPyConnection], None] | None = None,
+    database: Path | None = None,
 ) -> duckdb.DuckDBPyConnection:
-    """Open an in-memory connection sized by `limits`, run `load` on it, then lock it down."""
+    """Open a connection sized by `limits`, run `load` on it, then lock it down.
+
+    With `database`, that file is opened read-only; otherwise the connection is in memory.
+    """
     spill_dir = work_dir / "duckdb-tmp"
     spill_dir.mkdir(parents=True, exist_ok=True)
     con = duckdb.connect(
-        ":memory:",
+        str(database) if database else ":memory:",
+        read_only=database is not None,
         config={
             "threads": limits.threads,
             "memory_limit": f"{limits.duckdb_memory_mb}MB",
@@ -38,7 +45,8 @@ def open_sandbox(
             "allow_community_extensions": False,
         },
     )
-    load(con)
+    if load is not None:
+        load(con)
     for statement in _LOCKDOWN:
         con.execute(statement)
     return con

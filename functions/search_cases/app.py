@@ -1,0 +1,45 @@
+"""Action group: case-law search (POST /cases/search) and full-text reading (GET /cases/text)."""
+
+from __future__ import annotations
+
+from datetime import date
+from typing import Annotated, Any
+
+from aws_lambda_powertools.event_handler.openapi.params import Body, Query
+from aws_lambda_powertools.utilities.typing import LambdaContext
+
+from search_core import case_search as spec
+from search_core.api import create_app, serve
+from search_core.case_search import CaseSearch, CaseSearchResponse, CaseTextResponse
+from search_core.observability import logger, metrics, tracer
+from search_core.responses import body_budget
+
+app = create_app()
+cases = CaseSearch()
+
+
+@app.post("/cases/search", description=spec.SEARCH_DESCRIPTION, operation_id="searchCases")
+def search_cases(
+    keywords: Annotated[str, Body(embed=True, description=spec.KEYWORDS_DESCRIPTION)],
+    court: Annotated[str | None, Body(embed=True, description=spec.COURT_DESCRIPTION)] = None,
+    limit: Annotated[int, Body(embed=True, ge=1, description=spec.LIMIT_DESCRIPTION)] = spec.DEFAULT_LIMIT,
+    date_from: Annotated[date | None, Body(embed=True, description=spec.DATE_FROM_DESCRIPTION)] = None,
+    date_to: Annotated[date | None, Body(embed=True, description=spec.DATE_TO_DESCRIPTION)] = None,
+) -> CaseSearchResponse:
+    budget = body_budget(app.current_event.raw_event)
+    return cases.search(keywords, budget, court=court, limit=limit, date_from=date_from, date_to=date_to)
+
+
+@app.get("/cases/text", description=spec.TEXT_DESCRIPTION, operation_id="readCaseText")
+def read_case_text(
+    doc_id: Annotated[str, Query(description=spec.DOC_ID_DESCRIPTION)],
+    offset: Annotated[int, Query(ge=0, description=spec.OFFSET_DESCRIPTION)] = 0,
+) -> CaseTextResponse:
+    return cases.text(doc_id, offset, body_budget(app.current_event.raw_event))
+
+
+@logger.inject_lambda_context
+@metrics.log_metrics
+@tracer.capture_lambda_handler
+def lambda_handler(event: dict[str, Any], context: LambdaContext) -> dict[str, Any]:
+    return serve(app, event, context)

@@ -1,0 +1,163 @@
+"""Case-law search and reading: requests checked, the live index queried, responses fitted to the budget."""
+
+from __future__ import annotations
+
+from datetime import date
+from typing import Any
+
+from pydantic import BaseModel, Field
+
+from search_core.cases.courts import canonical_court
+from search_core.cases.database import FILE_NAME, open_cases
+from search_core.cases.index import CaseIndex
+from search_core.cases.models import CaseQuery, Decision
+from search_core.cases.normalize import split_keywords
+from search_core.cases.pages import page_end
+from search_core.cases.snippet import snippet
+from search_core.errors import InvalidRequest, NotFound, QueryFailed
+from search_core.observability import logger, metrics
+from search_core.responses import fit_rows
+from search_core.settings import Settings
+from search_core.sql.limits import QueryLimits
+from search_core.storage.cache import LocalCopy
+from search_core.storage.live import LiveDataset
+
+DEFAULT_LIMIT = 5
+MAX_LIMIT = 20
+NO_HITS = "該当なし。"
+
+SEARCH_DESCRIPTION = (
+    "日本の判例（裁判所の判決）をキーワードで検索します。すべてのキーワードを含む判決を、判決日の新しい順に返します"
+    f"（既定 {DEFAULT_LIMIT} 件、最大 {MAX_LIMIT} 件）。全文は doc_id を /cases/text に渡して読めます。"
+)
+KEYWORDS_DESCRIPTION = (
+    "検索語。空白（半角・全角）で区切るとすべてを含む判決だけを返します（AND）。doc_id・裁判所・日付・事件番号・"
+    "事件名・主文・事実及び理由を対象に、全角半角・大文字小文字を区別せず、漢数字と算用数字を同一視します"
+    "（第七百九条 = 第709条）。記号もそのままの文字として扱います。"
+)
+COURT_DESCRIPTION = "裁判所名の一部（例: 東京地裁、最高裁判所、知財高裁）。略称と正式名称は同一視します。"
+LIMIT_DESCRIPTION = f"返す件数（1〜{MAX_LIMIT}、既定 {DEFAULT_LIMIT}。{MAX_LIMIT} を超える値は {MAX_LIMIT} にします）"
+DATE_FROM_DESCRIPTION = "この日以降の判決だけ（YYYY-MM-DD、当日を含む）"
+DATE_TO_DESCRIPTION = "この日以前の判決だけ（YYYY-MM-DD、当日を含む）"
+TEXT_DESCRIPTION = (
+    "判決の全文（主文と事実及び理由）を、応答サイズに収まる長さずつ返します。続きは next_offset を offset に"
+    "渡して読みます（null なら最後まで読み終えています）。"
+)
+DOC_ID_DESCRIPTION = "読む判決の doc_id（/cases/search の結果にあるもの）"
+OFFSET_DESCRIPTION = "読み始める位置（文字数、既定 0）。前のページの next_offset を渡します"
+
+
+class CaseHit(BaseModel):
+    doc_id: str
+    court: str | None
+    date: str | None = Field(description="判決日（ISO 形式 YYYY-MM-DD、不明なら null）")
+    date_text: str | None = Field(description="判決日（データに記録されたままの表記）")
+    case_number: str | None
+    case_name: str | None
+    snippet: str = Field(description="最初に一致した箇所の前後の抜粋")
+
+
+class CaseSearchResponse(BaseModel):
+    results: list[CaseHit]
+    count: int
+    message: str | None = None
+
+
+class CaseTextResponse(BaseModel):
+    doc_id: str
+    court: str | None
+    date: str | None
+    case_number: str | None
+    case_name: str | None
+    text: str = Field(description="全文のうち offset から始まる部分")
+    offset: int
+    next_offset: int | None = Field(description="続きを読むときの offset。最後まで読んだら null")
+    total_chars: int
+
+
+class CaseSearch:
+    """The case-law database of CASES_URI, opened (and prepared if raw) on first use, refreshed by ETag."""
+
+    def __init__(self, settings: Settings | None = None) -> None:
+        self.settings = settings or Settings.from_env()
+        self.limits = QueryLimits.for_function(self.settings.memory_mb, self.settings.query_timeout_seconds)
+        self._data = LiveDataset("cases", FILE_NAME, self.settings, self._open, CaseIndex.close)
+
+    def search(
+        self,
+        keywords: str,
+        budget: int,
+        court: str | None = None,
+        limit: int = DEFAULT_LIMIT,
+        date_from: date | None = None,
+        date_to: date | None = None,
+    ) -> CaseSearchResponse:
+        query = _query(keywords, court, limit, date_from, date_to)
+        decisions = self._data.current().search(query)
+        rows = [_hit(decision, query.keywords).model_dump() for decision in decisions]
+        fitted, _ = fit_rows(rows, lambda r: _search_body(r).model_dump(), budget)
+        if rows and not fitted:
+            raise QueryFailed("結果が大きすぎて返せません。limit を小さくしてください。")
+        metrics.add_metric(name="CasesReturned", unit="Count", value=len(fitted))
+        logger.info("case search", keywords=list(query.keywords), court=query.court, rows=len(fitted))
+        return _search_body(fitted)
+
+    def text(self, doc_id: str, offset: int, budget: int) -> CaseTextResponse:
+        decision = self._data.current().decision(doc_id)
+        if decision is None:
+            raise NotFound(
+                f"doc_id「{doc_id}」の判決は見つかりません。/cases/search の結果にある doc_id を使ってください。"
+            )
+        full = decision.full_text
+        if offset > len(full):
+            raise InvalidRequest(f"offset が大きすぎます（この判決の全文は {len(full)} 文字です）。")
+        end = page_end(full, offset, lambda text, next_offset: _page(decision, full, offset, text, next_offset), budget)
+        return _page(decision, full, offset, full[offset:end], end if end < len(full) else None)
+
+    def close(self) -> None:
+        self._data.close()
+
+    def _open(self, local: LocalCopy) -> CaseIndex:
+        return open_cases(local, self.limits, self.settings.cache_dir / "cases-prepared")
+
+
+def _query(keywords: str, court: str | None, limit: int, date_from: date | None, date_to: date | None) -> CaseQuery:
+    words = split_keywords(keywords)
+    if not words:
+        raise InvalidRequest("keywords が空です。検索語を 1 つ以上指定してください。")
+    if date_from and date_to and date_from > date_to:
+        raise InvalidRequest("date_from が date_to より後になっています。")
+    court_name = canonical_court(court) if court and court.strip() else None
+    return CaseQuery(tuple(words), min(limit, MAX_LIMIT), court_name, date_from, date_to)
+
+
+def _hit(decision: Decision, keywords: tuple[str, ...]) -> CaseHit:
+    decision_text = f"{decision.main_text or ''}\n{decision.facts_and_reasons or ''}"
+    return CaseHit(
+        doc_id=decision.doc_id,
+        court=decision.court,
+        date=decision.date.isoformat() if decision.date else None,
+        date_text=decision.date_text,
+        case_number=decision.case_number,
+        case_name=decision.case_name,
+        snippet=snippet(decision_text, keywords),
+    )
+
+
+def _search_body(rows: list[dict[str, Any]]) -> CaseSearchResponse:
+    hits = [CaseHit.model_validate(row) for row in rows]
+    return CaseSearchResponse(results=hits, count=len(hits), message=None if hits else NO_HITS)
+
+
+def _page(decision: Decision, full: str, offset: int, text: str, next_offset: int | None) -> CaseTextResponse:
+    return CaseTextResponse(
+        doc_id=decision.doc_id,
+        court=decision.court,
+        date=decision.date.isoformat() if decision.date else None,
+        case_number=decision.case_number,
+        case_name=decision.case_name,
+        text=text,
+        offset=offset,
+        next_offset=next_offset,
+        total_chars=len(full),
+    )
