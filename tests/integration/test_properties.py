@@ -5,7 +5,6 @@ from __future__ import annotations
 import copy
 import json
 import os
-import sys
 from collections.abc import Iterator
 from types import ModuleType
 from typing import Any
@@ -19,7 +18,8 @@ from tests.conftest import LambdaContext, close_function, import_function, load_
 
 # The examples run against the bundled sample data; CI can raise the counts with HYPOTHESIS_EXAMPLES.
 EXAMPLES = int(os.environ.get("HYPOTHESIS_EXAMPLES", "300"))
-FUNCTIONS = {"search_events": "search_events/free_events.json", "search_stores": "search_stores/opening_hours.json"}
+SQL_FUNCTIONS = {"search_events": "search_events/free_events.json", "search_stores": "search_stores/opening_hours.json"}
+FUNCTIONS = {**SQL_FUNCTIONS, "search_cases": "search_cases/search_damages.json"}
 SQL_TOKENS = [
     "SELECT", "FROM", "WHERE", "events", "stores", "'events.csv'", '"stores.csv"', "*", "count(*)", "LIMIT", "ORDER BY",
     "GROUP BY", ";", "--", "/*", "*/", "(", ")", "'", '"', "UNION", "WITH", "x AS", "read_text('/etc/passwd')",
@@ -43,7 +43,7 @@ EVENT_KEYS = ["actionGroup", "apiPath", "httpMethod", "parameters", "requestBody
 def functions(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, ModuleType]]:
     with pytest.MonkeyPatch.context() as patch:
         patch.setenv("DATA_CACHE_DIR", str(tmp_path_factory.mktemp("cache")))
-        for name in ("EVENTS_URI", "STORES_URI", "AWS_LAMBDA_FUNCTION_NAME"):
+        for name in ("EVENTS_URI", "STORES_URI", "CASES_URI", "AWS_LAMBDA_FUNCTION_NAME"):
             patch.delenv(name, raising=False)
         loaded = {name: import_function(name, f"{name}_properties") for name in FUNCTIONS}
         yield loaded
@@ -65,13 +65,43 @@ def assert_well_formed(response: Any, event: Any) -> None:
     assert response_bytes(response) <= BUDGET_BYTES
 
 
-@pytest.mark.parametrize("name", FUNCTIONS)
+@pytest.mark.parametrize("name", SQL_FUNCTIONS)
 @settings(max_examples=EXAMPLES, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(sql=sql_text)
 def test_random_sql_never_breaks_the_response(functions: dict[str, ModuleType], name: str, sql: str) -> None:
     event = load_event(FUNCTIONS[name])
     event["requestBody"]["content"]["application/json"]["properties"][0]["value"] = sql
     assert_well_formed(functions[name].lambda_handler(event, LambdaContext()), event)
+
+
+@settings(max_examples=EXAMPLES, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(
+    keywords=st.text(max_size=60),
+    court=st.one_of(st.none(), st.text(max_size=20)),
+    limit=st.one_of(st.none(), st.text(max_size=5), st.integers(-5, 50).map(str)),
+    date_from=st.one_of(st.none(), st.text(max_size=12), st.dates().map(str)),
+)
+def test_random_case_searches_never_break_the_response(
+    functions: dict[str, ModuleType], keywords: str, court: str | None, limit: str | None, date_from: str | None
+) -> None:
+    event = load_event(FUNCTIONS["search_cases"])
+    values = {"keywords": keywords, "court": court, "limit": limit, "date_from": date_from}
+    properties = [{"name": k, "type": "string", "value": v} for k, v in values.items() if v is not None]
+    event["requestBody"]["content"]["application/json"]["properties"] = properties
+    response = functions["search_cases"].lambda_handler(event, LambdaContext())
+    assert_well_formed(response, event)
+
+
+@settings(max_examples=EXAMPLES, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(doc_id=st.text(max_size=40), offset=st.one_of(st.none(), st.text(max_size=8), st.integers(-10, 10**7).map(str)))
+def test_random_text_reads_never_break_the_response(
+    functions: dict[str, ModuleType], doc_id: str, offset: str | None
+) -> None:
+    event = load_event("search_cases/read_text.json")
+    event["parameters"] = [{"name": "doc_id", "type": "string", "value": doc_id}]
+    if offset is not None:
+        event["parameters"].append({"name": "offset", "type": "integer", "value": offset})
+    assert_well_formed(functions["search_cases"].lambda_handler(event, LambdaContext()), event)
 
 
 @st.composite
@@ -85,7 +115,9 @@ def mutated_events(draw: st.DrawFn, base: dict[str, Any]) -> Any:
         else:
             event[key] = draw(json_values)
     if draw(st.booleans()):
-        event["apiPath"] = draw(st.sampled_from(["/events/search", "/stores/search", "/", "", "/events/search/x"]))
+        event["apiPath"] = draw(
+            st.sampled_from(["/events/search", "/stores/search", "/cases/search", "/cases/text", "/", "", "/x/y"])
+        )
         event["httpMethod"] = draw(st.sampled_from(["POST", "GET", "post", "DELETE", ""]))
     return event
 

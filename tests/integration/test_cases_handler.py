@@ -1,0 +1,169 @@
+"""The case-law function end to end: the existing SQLite file served from a moto S3 bucket, real events."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+from types import ModuleType
+from typing import Any
+
+import pytest
+
+from search_core.responses import BUDGET_BYTES, response_bytes
+from tests.conftest import DATA_DIR, LambdaContext, body_of, load_event, status_of
+
+
+@pytest.fixture
+def cases_bucket(aws: Any) -> str:
+    bucket = "concierge-cases"
+    aws.create_bucket(Bucket=bucket, CreateBucketConfiguration={"LocationConstraint": "ap-northeast-1"})
+    aws.put_object(Bucket=bucket, Key="cases/cases.db", Body=(DATA_DIR / "cases.db").read_bytes())
+    return bucket
+
+
+@pytest.fixture
+def cases_fn(load_function: Callable[..., ModuleType], cases_bucket: str) -> ModuleType:
+    return load_function("search_cases", CASES_URI=f"s3://{cases_bucket}/cases/cases.db")
+
+
+def call(function: ModuleType, event: dict[str, Any]) -> dict[str, Any]:
+    response: dict[str, Any] = function.lambda_handler(event, LambdaContext())
+    assert response_bytes(response) <= BUDGET_BYTES
+    assert response["sessionAttributes"] == event.get("sessionAttributes", {})
+    return response
+
+
+def search_event(**properties: str) -> dict[str, Any]:
+    event = load_event("search_cases/search_damages.json")
+    props = [{"name": k, "type": "string", "value": v} for k, v in properties.items()]
+    event["requestBody"]["content"]["application/json"]["properties"] = props
+    return event
+
+
+def text_event(doc_id: str, offset: int | None = None) -> dict[str, Any]:
+    event = load_event("search_cases/read_text.json")
+    event["parameters"] = [{"name": "doc_id", "type": "string", "value": doc_id}]
+    if offset is not None:
+        event["parameters"].append({"name": "offset", "type": "integer", "value": str(offset)})
+    return event
+
+
+def test_search_returns_the_contract_fields(cases_fn: ModuleType) -> None:
+    body = body_of(call(cases_fn, load_event("search_cases/search_damages.json")))
+    assert body["count"] == len(body["results"]) == 4
+    first = body["results"][0]
+    assert set(first) == {"doc_id", "court", "date", "date_text", "case_number", "case_name", "snippet"}
+    assert (first["doc_id"], first["date"], first["date_text"]) == ("R10-0101-H", "2028-01-01", "令和10年1月1日")
+
+
+def test_default_limit_is_five_and_above_twenty_is_clamped(cases_fn: ModuleType) -> None:
+    assert body_of(call(cases_fn, search_event(keywords="事件")))["count"] == 5
+    assert body_of(call(cases_fn, search_event(keywords="事件", limit="100")))["count"] == 14  # all 14, capped at 20
+
+
+def test_limit_below_one_is_422(cases_fn: ModuleType) -> None:
+    response = call(cases_fn, load_event("search_cases/invalid_limit_zero.json"))
+    assert status_of(response) == 422 and "limit" in body_of(response)["error"]
+
+
+def test_missing_keywords_is_422(cases_fn: ModuleType) -> None:
+    response = call(cases_fn, load_event("search_cases/invalid_missing_keywords.json"))
+    assert body_of(response) == {"error": "リクエストが不正です: keywords: 必須です"}
+
+
+def test_blank_keywords_are_422(cases_fn: ModuleType) -> None:
+    response = call(cases_fn, search_event(keywords="\u3000 "))
+    assert status_of(response) == 422 and "keywords が空です" in body_of(response)["error"]
+
+
+def test_a_date_that_is_not_iso_is_422(cases_fn: ModuleType) -> None:
+    response = call(cases_fn, load_event("search_cases/invalid_date.json"))
+    assert status_of(response) == 422 and "date_from" in body_of(response)["error"]
+
+
+def test_reversed_dates_are_422(cases_fn: ModuleType) -> None:
+    response = call(cases_fn, search_event(keywords="事件", date_from="2025-01-01", date_to="2024-01-01"))
+    assert status_of(response) == 422
+
+
+def test_court_and_width_rules_through_the_handler(cases_fn: ModuleType) -> None:
+    body = body_of(call(cases_fn, load_event("search_cases/search_provider_court.json")))
+    assert [r["doc_id"] for r in body["results"]] == ["R01-0501-B"]
+    assert "ＰＲＯＶＩＤＥＲ" in body["results"][0]["snippet"]
+
+
+def test_date_range(cases_fn: ModuleType) -> None:
+    body = body_of(call(cases_fn, load_event("search_cases/search_date_range.json")))
+    assert all("2024-01-01" <= r["date"] <= "2025-12-31" for r in body["results"])
+    assert body["count"] == 2
+
+
+def test_no_hit(cases_fn: ModuleType) -> None:
+    assert body_of(call(cases_fn, load_event("search_cases/search_no_hit.json"))) == {
+        "results": [],
+        "count": 0,
+        "message": "該当なし。",
+    }
+
+
+def test_paging_reads_the_whole_decision_once(cases_fn: ModuleType) -> None:
+    first = body_of(call(cases_fn, load_event("search_cases/read_text.json")))
+    pages, offset = [first], first["next_offset"]
+    while offset is not None:
+        page = body_of(call(cases_fn, text_event("R05-0930-LONG", offset)))
+        assert page["offset"] == offset
+        pages.append(page)
+        offset = page["next_offset"]
+    text = "".join(p["text"] for p in pages)
+    assert len(pages) > 2
+    assert len(text) == first["total_chars"]
+    assert text.startswith("主文\n１　被告は") and "事実及び理由\n第1　争点1について" in text
+    assert text.endswith("三十日を意味するものと解するのが相当である。")
+
+
+def test_offset_defaults_to_zero(cases_fn: ModuleType) -> None:
+    page = body_of(call(cases_fn, text_event("H31-0430-A")))
+    assert page["offset"] == 0 and page["next_offset"] is None
+    assert page["text"].startswith("主文\n被告は、原告に対し、金300万円を支払え。")
+
+
+def test_offset_past_the_end_is_422(cases_fn: ModuleType) -> None:
+    assert status_of(call(cases_fn, text_event("H31-0430-A", 10**6))) == 422
+
+
+def test_negative_offset_is_422(cases_fn: ModuleType) -> None:
+    assert status_of(call(cases_fn, text_event("H31-0430-A", -1))) == 422
+
+
+def test_unknown_doc_id_is_404(cases_fn: ModuleType) -> None:
+    response = call(cases_fn, load_event("search_cases/read_text_unknown.json"))
+    assert status_of(response) == 404 and "NO-SUCH-ID" in body_of(response)["error"]
+
+
+def test_a_prepared_duckdb_file_is_used_as_it_is(
+    load_function: Callable[..., ModuleType], aws: Any, cases_bucket: str, tmp_path: Path
+) -> None:
+    from search_core.cases.prepare import prepare
+
+    prepared = tmp_path / "cases.duckdb"
+    prepare(DATA_DIR / "cases.db", prepared)
+    aws.put_object(Bucket=cases_bucket, Key="cases/cases.duckdb", Body=prepared.read_bytes())
+    function = load_function("search_cases", CASES_URI=f"s3://{cases_bucket}/cases/cases.duckdb")
+    body = body_of(call(function, load_event("search_cases/search_damages.json")))
+    assert body["count"] == 4
+    assert not list((tmp_path / "cache").glob("cases-prepared/*.duckdb"))
+
+
+def test_a_file_that_is_not_a_cases_db_is_503(
+    load_function: Callable[..., ModuleType], aws: Any, cases_bucket: str
+) -> None:
+    aws.put_object(Bucket=cases_bucket, Key="cases/bad.db", Body=b"SQLite format 3\x00" + b"\x00" * 200)
+    function = load_function("search_cases", CASES_URI=f"s3://{cases_bucket}/cases/bad.db")
+    response = call(function, load_event("search_cases/search_damages.json"))
+    assert status_of(response) == 503 and "「cases.db」" in body_of(response)["error"]
+
+
+def test_unset_uri_in_lambda_is_503(load_function: Callable[..., ModuleType]) -> None:
+    function = load_function("search_cases", AWS_LAMBDA_FUNCTION_NAME="search-cases")
+    response = call(function, load_event("search_cases/search_damages.json"))
+    assert status_of(response) == 503 and "CASES_URI" in body_of(response)["error"]

@@ -1,0 +1,150 @@
+"""Search semantics over the prepared sample: AND of exact substrings on normal forms, filters, newest first."""
+
+from __future__ import annotations
+
+import sqlite3
+from collections.abc import Iterator
+from datetime import date
+from pathlib import Path
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from search_core.cases.courts import canonical_court
+from search_core.cases.database import open_cases
+from search_core.cases.index import CaseIndex
+from search_core.cases.models import CaseQuery
+from search_core.cases.normalize import split_keywords
+from search_core.cases.prepare import search_text
+from search_core.cases.source import read_decisions
+from search_core.storage.cache import LocalCopy
+from tests.conftest import DATA_DIR, TEST_LIMITS
+
+SAMPLE = DATA_DIR / "cases.db"
+
+
+@pytest.fixture(scope="module")
+def index(tmp_path_factory: pytest.TempPathFactory) -> Iterator[CaseIndex]:
+    work = tmp_path_factory.mktemp("cases")
+    opened = open_cases(LocalCopy(SAMPLE, "sample"), TEST_LIMITS, work)
+    yield opened
+    opened.close()
+
+
+def ids(index: CaseIndex, keywords: str, limit: int = 20, **filters: object) -> list[str]:
+    court = filters.pop("court", None)
+    query = CaseQuery(tuple(split_keywords(keywords)), limit, canonical_court(str(court)) if court else None, **filters)  # type: ignore[arg-type]
+    return [decision.doc_id for decision in index.search(query)]
+
+
+def test_every_keyword_must_match(index: CaseIndex) -> None:
+    assert ids(index, "損害賠償 控訴") == ["R10-0101-H", "R09-1231-I"]
+
+
+@pytest.mark.parametrize("spelling", ["ＰＲＯＶＩＤＥＲ", "Provider", "provider"])
+def test_width_and_case_do_not_matter(index: CaseIndex, spelling: str) -> None:
+    assert ids(index, spelling) == ["R01-0501-B"]
+
+
+@pytest.mark.parametrize("article", ["第七百九条", "第709条", "第７０９条"])
+def test_kanji_and_arabic_article_numbers_find_each_other(index: CaseIndex, article: str) -> None:
+    assert ids(index, f"民法{article}") == ["R10-0101-H", "R07-0307-C", "H31-0430-A"]
+
+
+@pytest.mark.parametrize(
+    ("keyword", "expected"),
+    [("100%", ["PCT-100-L"]), ("under_score", ["PCT-100-L"]), ("\\", ["PCT-100-L"]), ("'と\"", ["PCT-100-L"]),
+     ("%", ["PCT-100-L"]), ("_", ["PCT-100-L"])],
+)  # fmt: skip
+def test_wildcards_and_quotes_are_literal(index: CaseIndex, keyword: str, expected: list[str]) -> None:
+    assert ids(index, keyword) == expected
+
+
+def test_results_are_newest_first_by_real_date(index: CaseIndex) -> None:
+    found = ids(index, "事件")
+    assert len(found) == 14
+    dated = [i for i in found if i != "UNDATED-M"]
+    assert dated[:2] == ["R10-0101-H", "R09-1231-I"]  # 令和10年 before 令和9年
+    assert found.index("R01-0501-B") < found.index("H31-0430-A")  # 令和元年 after 平成31年
+    assert found.index("H01-0108-K") < found.index("S64-0107-J")
+
+
+def test_undated_decisions_come_last(index: CaseIndex) -> None:
+    assert ids(index, "請求を棄却")[-1] == "UNDATED-M"
+
+
+@pytest.mark.parametrize("court", ["東京地裁", "東京地方裁判所"])
+def test_court_matches_abbreviated_and_full_names(index: CaseIndex, court: str) -> None:
+    assert set(ids(index, "原告", court=court)) == {"R05-0930-LONG", "PCT-100-L", "R01-0501-B", "H31-0430-A"}
+
+
+def test_court_matches_benches_and_branches(index: CaseIndex) -> None:
+    assert ids(index, "上告", court="最高裁") == ["R07-0307-C"]
+    assert ids(index, "賃料", court="横浜地裁") == ["R06-1220-E"]
+
+
+def test_date_range_is_inclusive(index: CaseIndex) -> None:
+    found = ids(index, "事件", date_from=date(2019, 4, 30), date_to=date(2019, 5, 1))
+    assert found == ["R01-0501-B", "H31-0430-A"]
+
+
+def test_limit_is_applied(index: CaseIndex) -> None:
+    assert len(ids(index, "事件", limit=3)) == 3
+
+
+def test_no_hit_is_empty(index: CaseIndex) -> None:
+    assert ids(index, "存在しない語句") == []
+
+
+def test_every_searched_column_counts(index: CaseIndex) -> None:
+    assert ids(index, "H10-0310-G") == ["H10-0310-G"]  # doc_id
+    assert ids(index, "令和七年三月七日") == ["R07-0307-C"]  # date as stored, numerals folded
+    assert ids(index, "(受)第210号") == ["R07-0307-C"]  # case_number
+
+
+def test_keywords_never_match_across_columns(index: CaseIndex) -> None:
+    # case_name ends 「事件」 and main_text starts 「被告は」 in H31-0430-A; joined they must not match.
+    assert "H31-0430-A" not in ids(index, "事件被告は")
+
+
+def brute_force(keywords: list[str]) -> list[str]:
+    texts = {row["doc_id"]: search_text(row) for row in read_decisions(SAMPLE)}
+    return sorted(doc for doc, text in texts.items() if all(k in text for k in keywords))
+
+
+_ALPHABET = "損害賠償民法第七百九709条控訴原告被告判決事件の、。ＰＲＯprovide%_\\'\"年月日令和平成東京地裁高"
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.text(alphabet=_ALPHABET, min_size=1, max_size=4), min_size=1, max_size=3))
+def test_results_equal_the_exact_and_of_substrings(index: CaseIndex, words: list[str]) -> None:
+    keywords = split_keywords(" ".join(words))
+    if not keywords:
+        return
+    found = [d.doc_id for d in index.search(CaseQuery(tuple(keywords), 20))]
+    assert sorted(found) == brute_force(keywords)
+
+
+def test_csv_and_jsonl_exports_prepare_to_the_same_index(tmp_path: Path, index: CaseIndex) -> None:
+    import csv
+    import json
+
+    con = sqlite3.connect(SAMPLE)
+    columns = [r[1] for r in con.execute("PRAGMA table_info(cases)")]
+    rows = con.execute("SELECT * FROM cases").fetchall()
+    con.close()
+    csv_path, jsonl_path = tmp_path / "cases.csv", tmp_path / "cases.jsonl"
+    with csv_path.open("w", encoding="utf-8", newline="") as handle:
+        writer = csv.writer(handle)
+        writer.writerow(columns)
+        writer.writerows(rows)
+    jsonl_path.write_text(
+        "".join(json.dumps(dict(zip(columns, r, strict=True)), ensure_ascii=False) + "\n" for r in rows)
+    )
+    for path in (csv_path, jsonl_path):
+        other = open_cases(LocalCopy(path, path.name), TEST_LIMITS, tmp_path / path.suffix[1:])
+        try:
+            assert ids(other, "損害賠償") == ids(index, "損害賠償")
+        finally:
+            other.close()

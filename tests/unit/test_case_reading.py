@@ -1,0 +1,60 @@
+"""Snippets are cut from the original text around the first hit; pages cover the text exactly once."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from search_core.cases.pages import page_end
+from search_core.cases.snippet import AFTER, BEFORE, snippet
+from search_core.responses import embedded_bytes
+
+
+def test_snippet_shows_the_original_spelling_around_the_hit() -> None:
+    text = "前置き。" * 100 + "被告は民法第七百九条に基づく責任を負う。" + "後書き。" * 100
+    cut = snippet(text, ("第709条",))
+    assert "民法第七百九条に基づく" in cut
+    assert cut.startswith("…") and cut.endswith("…")
+    assert len(cut) <= BEFORE + len("第七百九条") + AFTER + 2
+
+
+def test_snippet_finds_full_width_spellings() -> None:
+    assert "ＰＲＯＶＩＤＥＲ責任制限法" in snippet("x" * 500 + "ＰＲＯＶＩＤＥＲ責任制限法" + "y" * 500, ("provider",))
+
+
+def test_snippet_uses_the_earliest_hit_of_any_keyword() -> None:
+    text = "a" * 300 + "過失" + "b" * 300 + "損害" + "c" * 300
+    assert "過失" in snippet(text, ("損害", "過失"))
+
+
+def test_snippet_without_a_hit_is_the_opening() -> None:
+    assert snippet("主文　本件控訴を棄却する。" + "。" * 500, ("東京",)).startswith("主文　本件控訴を棄却する。")
+
+
+def test_snippet_far_into_a_long_text_with_many_numerals() -> None:
+    text = "第一千二百三十四条。" * 3000 + "目的の語句" + "終わり"
+    assert "目的の語句" in snippet(text, ("目的の語句",))
+
+
+def body(text: str, next_offset: int | None) -> dict[str, Any]:
+    return {"doc_id": "X", "text": text, "offset": 0, "next_offset": next_offset, "total_chars": 0}
+
+
+@pytest.mark.parametrize("unit", ["あ", "a", '"\\\n', "漢字とASCII mixed\n"])
+def test_pages_cover_the_text_exactly_once_and_each_fits(unit: str) -> None:
+    text = unit * 30_000
+    budget = 24_000
+    offset, pieces = 0, []
+    while offset < len(text):
+        end = page_end(text, offset, body, budget)
+        assert end > offset
+        assert embedded_bytes(body(text[offset:end], end)) <= budget
+        pieces.append(text[offset:end])
+        offset = end
+    assert "".join(pieces) == text
+    assert len(pieces) > 1
+
+
+def test_a_short_text_is_one_page() -> None:
+    assert page_end("短い判決", 0, body, 24_000) == len("短い判決")
