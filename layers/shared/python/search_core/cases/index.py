@@ -9,11 +9,13 @@ import duckdb
 
 from search_core.cases.grams import bitmap_from_bits, bitmap_of, decisions_in, needed_grams
 from search_core.cases.models import CaseQuery, Decision
+from search_core.cases.prepare import unpack
 
 # Candidates are checked newest first in growing batches, so a common keyword stops after a few batches.
 _FIRST_BATCH = 32
 _MAX_BATCH = 1024
-_DECISION_COLUMNS = "doc_num, doc_id, court, date, date_text, case_number, case_name, main_text, facts_and_reasons"
+_DECISION_COLUMNS = """SELECT c.doc_num, c.doc_id, c.court, c.date, c.date_text, c.case_number, c.case_name,
+    b.main_text, b.facts_and_reasons"""
 
 
 class CaseIndex:
@@ -36,7 +38,9 @@ class CaseIndex:
         return self._decisions(matched[: query.limit])
 
     def decision(self, doc_id: str) -> Decision | None:
-        rows = self._rows(f"SELECT {_DECISION_COLUMNS} FROM cases WHERE doc_id = ?", [doc_id])
+        rows = self._rows(
+            f"{_DECISION_COLUMNS} FROM cases c JOIN bodies b USING (doc_num) WHERE c.doc_id = ?", [doc_id]
+        )
         return rows[0] if rows else None
 
     def close(self) -> None:
@@ -45,13 +49,15 @@ class CaseIndex:
     def _candidates(self, query: CaseQuery) -> int:
         grams = needed_grams(query.keywords)
         found = self.con.execute(
-            "SELECT gram, CAST(docs AS VARCHAR) FROM grams WHERE gram IN (SELECT unnest(?))", [sorted(grams)]
+            "SELECT CAST(dense AS VARCHAR), sparse FROM grams WHERE gram IN (SELECT unnest(?))", [sorted(grams)]
         ).fetchall()
         if len(found) < len(grams):
             return 0  # some character pair occurs nowhere
         candidates = (1 << self.decisions) - 1
-        for _, bits in sorted(found, key=lambda row: row[1].count("1")):
-            candidates &= bitmap_from_bits(bits)
+        for dense, sparse in sorted(found, key=lambda row: row[0] is not None):  # rare grams first
+            candidates &= bitmap_from_bits(dense) if dense is not None else bitmap_of(sparse)
+            if not candidates:
+                break
         if query.court or query.date_from or query.date_to:
             candidates &= self._passing_filters(query)
         return candidates
@@ -65,22 +71,33 @@ class CaseIndex:
         return bitmap_of(row[0] for row in rows)
 
     def _verified(self, batch: list[int], keywords: tuple[str, ...]) -> list[int]:
+        """The decisions of `batch` whose normalised text holds every keyword, in order."""
+        # A join on a small list lets DuckDB push the doc_num filter into the scan and read only those rows.
         rows = self.con.execute(
-            """SELECT doc_num FROM search_text WHERE doc_num IN (SELECT unnest($batch))
-            AND len(list_filter($keywords, lambda k: NOT contains(text, k))) = 0 ORDER BY doc_num""",
-            {"batch": batch, "keywords": list(keywords)},
+            """SELECT s.doc_num, s.text FROM (SELECT unnest(?) AS doc_num) wanted
+            JOIN search_text s USING (doc_num) ORDER BY s.doc_num""",
+            [batch],
         ).fetchall()
-        return [row[0] for row in rows]
+        return [number for number, packed in rows if all(k in (unpack(packed) or "") for k in keywords)]
 
     def _decisions(self, doc_nums: list[int]) -> list[Decision]:
         if not doc_nums:
             return []
         return self._rows(
-            f"SELECT {_DECISION_COLUMNS} FROM cases WHERE doc_num IN (SELECT unnest(?)) ORDER BY doc_num", [doc_nums]
+            f"""{_DECISION_COLUMNS} FROM (SELECT unnest(?) AS doc_num) wanted JOIN cases c USING (doc_num)
+            JOIN bodies b USING (doc_num) ORDER BY c.doc_num""",
+            [doc_nums],
         )
 
     def _rows(self, sql: str, parameters: list[object]) -> list[Decision]:
-        return [Decision(*row) for row in self.con.execute(sql, parameters).fetchall()]
+        decisions = []
+        for doc_num, doc_id, court, day, day_text, case_number, case_name, main, facts in self.con.execute(
+            sql, parameters
+        ).fetchall():
+            decisions.append(
+                Decision(doc_num, doc_id, court, day, day_text, case_number, case_name, unpack(main), unpack(facts))
+            )
+        return decisions
 
 
 def _batches(doc_nums: Iterator[int]) -> Iterator[list[int]]:

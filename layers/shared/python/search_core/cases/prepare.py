@@ -7,10 +7,12 @@ DuckDB file that the function opens as it is, with no conversion at cold start:
 
 - `cases`: one row per decision, numbered by `doc_num` in search order (newest real date first);
   `date` is a DATE, `date_text` the date as stored, `court_canonical` the court with abbreviations expanded;
-- `search_text`: the seven searchable columns, normalised (NFKC, casefold, Arabic numerals), one row per decision;
-- `grams`: for every character and character pair in `search_text`, the bitmap of decisions that contain it.
-  A keyword can only occur in a decision that holds all its pairs, so the bitmaps narrow the search to a few
-  candidates, which are then checked exactly.
+- `bodies`: 主文 and 事実及び理由 as written, and `search_text`: the seven searchable columns normalised (NFKC,
+  casefold, Arabic numerals). Both are zlib-compressed per decision and stored uncompressed by DuckDB, so that
+  fetching a few decisions reads only those rows (DuckDB's own compression decompresses whole blocks);
+- `grams`: for every character and character pair in the normalised text, the decisions that contain it, as a
+  bitmap (`dense`) when common or a list (`sparse`) when rare. A keyword can only occur in a decision that holds
+  all its pairs, so these narrow the search to a few candidates, which are then checked exactly.
 """
 
 from __future__ import annotations
@@ -19,6 +21,7 @@ import argparse
 import os
 import sys
 import time
+import zlib
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from itertools import islice
@@ -32,7 +35,7 @@ from search_core.cases.dates import parse_decision_date
 from search_core.cases.normalize import normalize
 from search_core.cases.source import read_decisions
 
-FORMAT_VERSION = "1"
+FORMAT_VERSION = "2"
 SEARCHED_COLUMNS = ("doc_id", "court", "date", "case_number", "case_name", "main_text", "facts_and_reasons")
 # Keywords never hold whitespace, so joining the columns with a newline never creates a false match across them.
 COLUMN_SEPARATOR = "\n"
@@ -41,7 +44,9 @@ _GRAM_CHUNK = 2000  # decisions per gram-extraction pass, to bound the memory Du
 
 _STAGED = """CREATE TEMP TABLE staged (
     doc_id VARCHAR, court VARCHAR, court_canonical VARCHAR, date DATE, date_text VARCHAR, case_number VARCHAR,
-    case_name VARCHAR, main_text VARCHAR, facts_and_reasons VARCHAR, source_url VARCHAR, text VARCHAR)"""
+    case_name VARCHAR, source_url VARCHAR, main_text BLOB, facts_and_reasons BLOB, packed_text BLOB, text VARCHAR)"""
+# A gram held by at least 1/64 of the decisions is stored as a bitmap, a rarer one as a list of decision numbers.
+_DENSE_FRACTION = 64
 
 
 @dataclass(frozen=True)
@@ -59,6 +64,7 @@ def prepare(source: Path, target: Path, threads: int | None = None) -> PreparedS
     partial.unlink(missing_ok=True)
     con = duckdb.connect(str(partial), config={"threads": threads or os.cpu_count() or 1})
     try:
+        con.execute("SET enable_progress_bar = false")
         con.execute(_STAGED)
         staged, skipped = _stage(con, read_decisions(source))
         _number_decisions(con)
@@ -69,6 +75,15 @@ def prepare(source: Path, target: Path, threads: int | None = None) -> PreparedS
         con.close()
     os.replace(partial, target)
     return PreparedStats(staged, skipped, grams, time.monotonic() - started)
+
+
+def pack(text: str | None) -> bytes | None:
+    """Per-decision compression for the text columns (see the module docstring)."""
+    return None if text is None else zlib.compress(text.encode(), 6)
+
+
+def unpack(packed: bytes | None) -> str | None:
+    return None if packed is None else zlib.decompress(packed).decode()
 
 
 def search_text(row: dict[str, Any]) -> str:
@@ -86,13 +101,14 @@ def _stage(con: duckdb.DuckDBPyConnection, rows: Iterable[dict[str, Any]]) -> tu
                 continue
             values.append(_staged_values(row))
         if values:
-            con.executemany("INSERT INTO staged VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", values)
+            con.executemany("INSERT INTO staged VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", values)
             staged += len(values)
     duplicates = staged - con.execute("SELECT count(DISTINCT doc_id) FROM staged").fetchall()[0][0]
     return staged - duplicates, skipped + duplicates
 
 
 def _staged_values(row: dict[str, Any]) -> tuple[Any, ...]:
+    text = search_text(row)
     return (
         row["doc_id"].strip(),
         row["court"],
@@ -101,10 +117,11 @@ def _staged_values(row: dict[str, Any]) -> tuple[Any, ...]:
         row["date"],
         row["case_number"],
         row["case_name"],
-        row["main_text"],
-        row["facts_and_reasons"],
         row["source_url"],
-        search_text(row),
+        pack(row["main_text"]),
+        pack(row["facts_and_reasons"]),
+        pack(text),
+        text,
     )
 
 
@@ -112,40 +129,46 @@ def _number_decisions(con: duckdb.DuckDBPyConnection) -> None:
     """Number decisions newest first, so that ascending doc_num is the order results are returned in."""
     con.execute(
         """CREATE TEMP TABLE numbered AS
-        SELECT row_number() OVER (ORDER BY date DESC NULLS LAST, doc_id) - 1 AS doc_num, *
+        SELECT CAST(row_number() OVER (ORDER BY date DESC NULLS LAST, doc_id) - 1 AS INTEGER) AS doc_num, *
         FROM staged QUALIFY row_number() OVER (PARTITION BY doc_id ORDER BY main_text IS NULL) = 1"""
     )
-    con.execute(
-        """CREATE TABLE cases AS SELECT CAST(doc_num AS INTEGER) AS doc_num, doc_id, court, court_canonical, date,
-        date_text, case_number, case_name, main_text, facts_and_reasons, source_url FROM numbered ORDER BY doc_num"""
-    )
-    con.execute("CREATE TABLE search_text AS SELECT CAST(doc_num AS INTEGER) AS doc_num, text FROM numbered ORDER BY 1")
-    con.execute("CREATE UNIQUE INDEX cases_doc_id ON cases (doc_id)")
-    con.execute("DROP TABLE numbered")
     con.execute("DROP TABLE staged")
+    con.execute(
+        """CREATE TABLE cases AS SELECT doc_num, doc_id, court, court_canonical, date, date_text, case_number,
+        case_name, source_url FROM numbered ORDER BY doc_num"""
+    )
+    con.execute("CREATE UNIQUE INDEX cases_doc_id ON cases (doc_id)")
+    con.execute("SET force_compression = 'uncompressed'")
+    con.execute("CREATE TABLE bodies AS SELECT doc_num, main_text, facts_and_reasons FROM numbered ORDER BY doc_num")
+    con.execute("CREATE TABLE search_text AS SELECT doc_num, packed_text AS text FROM numbered ORDER BY doc_num")
+    con.execute("CHECKPOINT")
+    con.execute("RESET force_compression")
 
 
 def _index_grams(con: duckdb.DuckDBPyConnection, decisions: int) -> int:
-    """One bitmap of decisions per character and per character pair found in search_text."""
+    """The decisions holding each character and character pair of the normalised text."""
+    # string_split(text, '') gives the characters in one pass; substr(text, i, 2) would rescan the UTF-8 from the
+    # start for every position (quadratic in the length of a decision).
     con.execute("CREATE TEMP TABLE doc_grams (doc_num INTEGER, gram VARCHAR)")
     for first in range(0, decisions, _GRAM_CHUNK):
         con.execute(
-            """INSERT INTO doc_grams SELECT DISTINCT doc_num, gram FROM (
-                SELECT doc_num, substr(text, i, 2) AS gram FROM (
-                    SELECT doc_num, text, unnest(range(1, length(text) + 1)) AS i
-                    FROM search_text WHERE doc_num >= $first AND doc_num < $last)
-                UNION ALL
-                SELECT doc_num, substr(text, i, 1) FROM (
-                    SELECT doc_num, text, unnest(range(1, length(text) + 1)) AS i
-                    FROM search_text WHERE doc_num >= $first AND doc_num < $last))
+            """INSERT INTO doc_grams SELECT doc_num, gram FROM (
+                SELECT doc_num, unnest(list_distinct(list_concat(chars, list_transform(
+                    range(1, len(chars)), lambda i: chars[i] || chars[i + 1])))) AS gram
+                FROM (SELECT doc_num, string_split(text, '') AS chars FROM numbered
+                      WHERE doc_num >= $first AND doc_num < $last))
             WHERE NOT regexp_matches(gram, '\\s')""",
             {"first": first, "last": first + _GRAM_CHUNK},
         )
+    con.execute("DROP TABLE numbered")
     con.execute(
-        """CREATE TABLE grams AS SELECT gram, bitstring_agg(doc_num, 0, $top) AS docs
+        """CREATE TABLE grams AS SELECT gram,
+            CASE WHEN count(*) * $dense >= $n THEN bitstring_agg(doc_num, 0, $top) END AS dense,
+            CASE WHEN count(*) * $dense < $n THEN list(doc_num ORDER BY doc_num) END AS sparse
         FROM doc_grams GROUP BY gram ORDER BY gram""",
-        {"top": max(decisions - 1, 0)},
+        {"dense": _DENSE_FRACTION, "n": decisions, "top": max(decisions - 1, 0)},
     )
+    con.execute("CREATE UNIQUE INDEX grams_gram ON grams (gram)")
     con.execute("DROP TABLE doc_grams")
     count: int = con.execute("SELECT count(*) FROM grams").fetchall()[0][0]
     return count
