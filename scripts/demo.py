@@ -1,7 +1,8 @@
-"""make demo: both functions answer the sample questions from an S3 bucket emulated by moto, no AWS account.
+"""make demo: the functions answer the sample questions from an S3 bucket emulated by moto, no AWS account.
 
 moto's server runs on 127.0.0.1 and boto3 reaches it over HTTP (AWS_ENDPOINT_URL_S3), the same network path as
-S3 in Lambda. Every event in events/ is sent through lambda_handler and the answer is printed readably.
+S3 in Lambda. Every event in events/ is sent through lambda_handler and the answer is printed readably; the long
+sample decision is then read page by page until next_offset is null.
 """
 
 from __future__ import annotations
@@ -35,6 +36,7 @@ def start_s3() -> Any:
         AWS_DEFAULT_REGION="ap-northeast-1",
         EVENTS_URI=f"s3://{BUCKET}/events.csv",
         STORES_URI=f"s3://{BUCKET}/stores.csv",
+        CASES_URI=f"s3://{BUCKET}/cases.db",
         POWERTOOLS_LOG_LEVEL="ERROR",
         POWERTOOLS_TRACE_DISABLED="1",
         POWERTOOLS_METRICS_NAMESPACE="BedrockAgentSearchDemo",
@@ -46,28 +48,57 @@ def start_s3() -> Any:
 
     s3 = boto3.client("s3")
     s3.create_bucket(Bucket=BUCKET, CreateBucketConfiguration={"LocationConstraint": "ap-northeast-1"})
-    for name in ("events.csv", "stores.csv"):
+    for name in ("events.csv", "stores.csv", "cases.db"):
         s3.upload_file(str(DATA_DIR / name), BUCKET, name)
-    print(f"moto S3: http://{host}:{port}  bucket {BUCKET}: events.csv, stores.csv\n")
+    print(f"moto S3: http://{host}:{port}  bucket {BUCKET}: events.csv, stores.csv, cases.db\n")
     return server
 
 
 def show(event_name: str, event: dict[str, Any], response: dict[str, Any], elapsed_ms: float) -> None:
     props = (event.get("requestBody") or {}).get("content", {}).get("application/json", {}).get("properties", [])
     print("━" * 100)
-    print(f"■ {event.get('inputText') or event_name}   [{event_name}]")
-    for prop in props:
+    print(f"■ {event.get('inputText') or event_name}   [{event_name}]  {event['httpMethod']} {event['apiPath']}")
+    for prop in [*props, *event.get("parameters", [])]:
         print(f"  {prop['name']}: {prop['value']}")
     status = response["response"]["httpStatusCode"]
     body = body_of(response)
     print(f"  → HTTP {status}  ({elapsed_ms:.1f} ms)")
     if "error" in body:
         print(textwrap.indent(textwrap.fill(body["error"], 96), "    "))
-        return
+    elif "text" in body:
+        show_page(body)
+    else:
+        show_results(body)
+
+
+def show_page(body: dict[str, Any]) -> None:
+    print(f"    {body['doc_id']} {body['court']} {body['date']} {body['case_name']}")
+    print(f"    offset={body['offset']} next_offset={body['next_offset']} total_chars={body['total_chars']}")
+    print(f"    「{_short(body['text'], 90)}」")
+
+
+def show_results(body: dict[str, Any]) -> None:
     for row in body["results"]:
         print("    ・" + " | ".join(f"{k}: {_short(v)}" for k, v in list(row.items())[:4]))
+        if "snippet" in row:
+            print(f"      抜粋: {_short(row['snippet'], 90)}")
+    flags = f" truncated={body['truncated']}" if "truncated" in body else ""
     note = f"  {body['message']}" if body.get("message") else ""
-    print(f"    count={body['count']} truncated={body['truncated']}{note}")
+    print(f"    count={body['count']}{flags}{note}")
+
+
+def read_to_the_end(function: Any, context: LambdaContext) -> None:
+    """Page through the long sample decision the way an agent would."""
+    event = load_event("search_cases/read_text.json")
+    pages, total = 0, 0
+    while True:
+        body = body_of(function.lambda_handler(event, context))
+        pages, total = pages + 1, total + len(body["text"])
+        print(f"    page {pages}: offset={body['offset']} chars={len(body['text'])} next_offset={body['next_offset']}")
+        if body["next_offset"] is None:
+            break
+        event["parameters"][1]["value"] = str(body["next_offset"])
+    print(f"    {pages} pages, {total} characters of {body['total_chars']}: the whole decision, nothing repeated")
 
 
 def _short(value: Any, width: int = 48) -> str:
@@ -79,7 +110,7 @@ def main() -> None:
     server = start_s3()
     context = LambdaContext()
     try:
-        for function_name in ("search_events", "search_stores"):
+        for function_name in ("search_events", "search_stores", "search_cases"):
             function = import_function(function_name)
             try:
                 for path in sorted((EVENTS_DIR / function_name).glob("*.json")):
@@ -87,8 +118,11 @@ def main() -> None:
                     started = time.perf_counter()
                     response = function.lambda_handler(event, context)
                     show(path.stem, event, response, (time.perf_counter() - started) * 1000)
+                if function_name == "search_cases":
+                    print("━" * 100 + "\n■ 長い判決を最後まで読む（next_offset をたどる）")
+                    read_to_the_end(function, context)
             finally:
-                function.search.close()
+                (getattr(function, "search", None) or function.cases).close()
     finally:
         server.stop()
 
