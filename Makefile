@@ -33,6 +33,7 @@ demo: setup
 
 bench: setup
 	$(PY) scripts/bench_sql.py
+	$(PY) scripts/bench_cases.py
 
 clean:
 	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache .hypothesis build
