@@ -8,7 +8,10 @@ export PYTHONPATH := $(LAYER)
 export POWERTOOLS_TRACE_DISABLED := 1
 export POWERTOOLS_METRICS_NAMESPACE := BedrockAgentSearch
 
-.PHONY: setup test lint typecheck demo bench clean
+SAM_VENV := .venv-sam
+SAM      := $(SAM_VENV)/bin/sam
+
+.PHONY: setup test lint typecheck demo bench schema build upload-data clean
 
 setup: $(STAMP)
 
@@ -35,5 +38,26 @@ bench: setup
 	$(PY) scripts/bench_sql.py
 	$(PY) scripts/bench_cases.py
 
+# Regenerate what is derived from the code: the OpenAPI payloads in template.yaml, the layer's requirements.
+schema: setup
+	$(PY) scripts/schema.py
+	$(PY) scripts/layer_requirements.py
+
+# Validate and build the SAM application; report the layer's unzipped size (Lambda allows 250 MB in all).
+build: $(SAM)
+	AWS_DEFAULT_REGION=$${AWS_DEFAULT_REGION:-ap-northeast-1} $(SAM) validate --lint
+	$(SAM) build
+	@du -sm .aws-sam/build/SharedLayer | awk '{print "layer unzipped: " $$1 " MB (limit 250 MB with the functions)"}'
+
+$(SAM):
+	python3 -m venv $(SAM_VENV)
+	$(SAM_VENV)/bin/pip install --quiet --upgrade pip
+	$(SAM_VENV)/bin/pip install --quiet aws-sam-cli==1.170.0
+
+# Prepare the cases DB and upload the three datasets under the keys template.yaml expects.
+upload-data: setup
+	@test -n "$(BUCKET)" || (echo "usage: make upload-data BUCKET=<bucket> [CASES=path/to/cases.db]"; exit 2)
+	$(PY) scripts/upload_data.py --bucket "$(BUCKET)" $(if $(CASES),--cases "$(CASES)")
+
 clean:
-	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache .hypothesis build
+	rm -rf $(VENV) $(SAM_VENV) .aws-sam .pytest_cache .mypy_cache .ruff_cache .hypothesis build

@@ -11,7 +11,7 @@ from typing import Any
 from aws_lambda_powertools.event_handler import BedrockAgentResolver, Response, content_types
 from aws_lambda_powertools.event_handler.openapi.exceptions import RequestValidationError
 from aws_lambda_powertools.utilities.typing import LambdaContext
-from pydantic import BaseModel, ValidationError
+from pydantic import BaseModel, Field, ValidationError
 
 from search_core.errors import SearchError
 from search_core.observability import logger, metrics
@@ -19,6 +19,23 @@ from search_core.responses import BUDGET_BYTES, dumps_body, envelope, response_b
 from search_core.validation import describe_errors
 
 _INTERNAL_ERROR = "内部エラーが発生しました。時間をおいて再試行してください。"
+
+
+class ErrorResponse(BaseModel):
+    error: str = Field(description="何が問題で、どう直せばよいか（日本語）")
+
+
+def _error(description: str) -> Any:
+    return {"description": description, "content": {"application/json": {"model": ErrorResponse}}}
+
+
+# Every route declares these, so the schema the agent reads describes the error bodies it really gets.
+ERROR_RESPONSES: dict[int, Any] = {
+    400: _error("SQL や条件が受け付けられなかった、または実行に失敗した"),
+    404: _error("操作または判決が見つからない"),
+    422: _error("リクエストの項目が足りない、または型や値が不正"),
+    503: _error("データを読み込めない（データセット名を含む）"),
+}
 
 
 class _Property(BaseModel):

@@ -1,0 +1,177 @@
+"""template.yaml: generated schemas match the code, Bedrock accepts them, cfn-lint is clean, privileges are least."""
+
+from __future__ import annotations
+
+import json
+import re
+from typing import Any
+
+import pytest
+from cfnlint.api import lint_file
+from cfnlint.decode import decode_str
+from openapi_spec_validator import validate
+from scripts import layer_requirements, schema
+from scripts.local_lambda import ROOT
+
+TEMPLATE = ROOT / "template.yaml"
+ACTION_GROUPS = {
+    "search_events": ("SearchEventsFunction", "EVENTS_URI", "EventsKey"),
+    "search_stores": ("SearchStoresFunction", "STORES_URI", "StoresKey"),
+    "search_cases": ("SearchCasesFunction", "CASES_URI", "CasesKey"),
+}
+TOOL_NAME = re.compile(r"^[A-Za-z0-9_-]{1,64}$")
+
+
+@pytest.fixture(scope="module")
+def template() -> Any:
+    parsed, errors = decode_str(TEMPLATE.read_text(encoding="utf-8"))
+    assert not errors
+    return parsed
+
+
+@pytest.fixture(scope="module")
+def payloads(template: Any) -> dict[str, dict[str, Any]]:
+    groups = template["Resources"]["Agent"]["Properties"]["ActionGroups"]
+    return {group["ActionGroupName"]: json.loads(group["ApiSchema"]["Payload"]) for group in groups}
+
+
+def test_payloads_are_what_the_resolvers_generate(payloads: dict[str, dict[str, Any]]) -> None:
+    for name in ACTION_GROUPS:
+        assert payloads[name] == schema.generated_schema(name), f"run `make schema` ({name} drifted)"
+
+
+def test_the_template_file_is_exactly_the_rendered_one() -> None:
+    current = TEMPLATE.read_text(encoding="utf-8")
+    generated = {name: schema.generated_schema(name) for name in ACTION_GROUPS}
+    assert schema.render(current, generated) == current
+
+
+def test_layer_requirements_come_from_pyproject() -> None:
+    path = ROOT / "layers" / "shared" / "requirements.txt"
+    assert path.read_text(encoding="utf-8") == layer_requirements.layer_requirements()
+
+
+def test_cfn_lint_is_clean() -> None:
+    assert [str(match) for match in lint_file(TEMPLATE)] == []
+
+
+@pytest.mark.parametrize("name", ACTION_GROUPS)
+def test_each_payload_is_valid_openapi_3_0(payloads: dict[str, dict[str, Any]], name: str) -> None:
+    document = payloads[name]
+    validate(document)
+    assert document["openapi"].startswith("3.0.")
+
+
+@pytest.mark.parametrize("name", ACTION_GROUPS)
+def test_operations_fit_bedrock_tool_rules(payloads: dict[str, dict[str, Any]], name: str) -> None:
+    operations = [(method, op) for item in payloads[name]["paths"].values() for method, op in item.items()]
+    assert 0 < len(operations) <= 11
+    assert "__" not in name
+    for method, operation in operations:
+        assert operation["description"].strip()
+        assert "__" not in operation["operationId"]
+        assert TOOL_NAME.match(f"{method}__{name}__{operation['operationId']}")
+
+
+@pytest.mark.parametrize("name", ACTION_GROUPS)
+def test_no_construct_outside_bedrocks_subset(payloads: dict[str, dict[str, Any]], name: str) -> None:
+    text = json.dumps(payloads[name])
+    assert '"anyOf"' not in text and '"oneOf"' not in text and '"allOf"' not in text
+    assert "HTTPValidationError" not in text
+
+
+@pytest.mark.parametrize("name", ACTION_GROUPS)
+def test_error_responses_describe_the_real_error_body(payloads: dict[str, dict[str, Any]], name: str) -> None:
+    document = payloads[name]
+    for item in document["paths"].values():
+        for operation in item.values():
+            assert {"400", "404", "422", "503"} <= set(operation["responses"])
+    assert document["components"]["schemas"]["ErrorResponse"]["required"] == ["error"]
+
+
+@pytest.mark.parametrize(("name", "wiring"), ACTION_GROUPS.items())
+def test_each_function_reads_only_its_own_object(template: Any, name: str, wiring: tuple[str, str, str]) -> None:
+    resource, variable, key = wiring
+    properties = template["Resources"][resource]["Properties"]
+    statements = [s for policy in properties["Policies"] for s in policy["Statement"]]
+    assert statements == [
+        {
+            "Effect": "Allow",
+            "Action": "s3:GetObject",
+            "Resource": {
+                "Fn::Sub": [
+                    f"arn:${{AWS::Partition}}:s3:::${{Bucket}}/${{{key}}}",
+                    {"Bucket": {"Fn::If": ["CreateDataBucket", {"Ref": "DataBucket"}, {"Ref": "DataBucketName"}]}},
+                ]
+            },
+        }
+    ]
+    uri = properties["Environment"]["Variables"][variable]
+    assert uri["Fn::Sub"][0] == f"s3://${{Bucket}}/${{{key}}}"
+    assert properties["CodeUri"] == f"functions/{name}/"
+
+
+def test_each_function_is_invoked_only_by_this_agent(template: Any) -> None:
+    permissions = [r for r in template["Resources"].values() if r["Type"] == "AWS::Lambda::Permission"]
+    assert len(permissions) == len(ACTION_GROUPS)
+    for permission in permissions:
+        assert permission["Properties"]["Principal"] == "bedrock.amazonaws.com"
+        assert permission["Properties"]["SourceArn"] == {"Fn::GetAtt": ["Agent", "AgentArn"]}
+
+
+def test_a_created_bucket_is_private_encrypted_and_tls_only(template: Any) -> None:
+    bucket = template["Resources"]["DataBucket"]["Properties"]
+    assert all(bucket["PublicAccessBlockConfiguration"].values())
+    assert bucket["BucketEncryption"]["ServerSideEncryptionConfiguration"][0]["ServerSideEncryptionByDefault"]
+    statement = template["Resources"]["DataBucketPolicy"]["Properties"]["PolicyDocument"]["Statement"][0]
+    assert statement["Effect"] == "Deny" and statement["Condition"] == {"Bool": {"aws:SecureTransport": "false"}}
+
+
+def test_the_agent_role_may_invoke_only_the_chosen_model(template: Any) -> None:
+    role = template["Resources"]["AgentRole"]["Properties"]
+    statements = role["Policies"][0]["PolicyDocument"]["Statement"]
+    invoke = statements[0]
+    assert invoke["Action"] == ["bedrock:InvokeModel", "bedrock:InvokeModelWithResponseStream"]
+    resources = json.dumps(invoke["Resource"])
+    assert "foundation-model/${FoundationModelId}" in resources and "*" not in resources.replace("bedrock:*::", "")
+
+
+def test_functions_match_the_layout(template: Any) -> None:
+    functions = {
+        name: resource["Properties"]
+        for name, resource in template["Resources"].items()
+        if resource["Type"] == "AWS::Serverless::Function"
+    }
+    assert set(functions) == {wiring[0] for wiring in ACTION_GROUPS.values()}
+    for properties in functions.values():
+        assert (ROOT / properties["CodeUri"] / "app.py").exists()
+    globals_ = template["Globals"]["Function"]
+    assert (globals_["Runtime"], globals_["Architectures"], globals_["Handler"]) == (
+        "python3.13",
+        ["arm64"],
+        "app.lambda_handler",
+    )
+    assert globals_["Tracing"] == "Active"
+
+
+def test_the_layer_builds_with_its_own_makefile(template: Any) -> None:
+    layer = template["Resources"]["SharedLayer"]
+    assert layer["Metadata"]["BuildMethod"] == "makefile"
+    makefile = (ROOT / layer["Properties"]["ContentUri"] / "Makefile").read_text()
+    assert "build-SharedLayer:" in makefile and "--only-binary=:all:" in makefile
+
+
+def test_every_operation_has_an_event(payloads: dict[str, dict[str, Any]]) -> None:
+    for name, document in payloads.items():
+        events = [json.loads(p.read_text(encoding="utf-8")) for p in (ROOT / "events" / name).glob("*.json")]
+        covered = {(e["httpMethod"].lower(), e["apiPath"]) for e in events}
+        for path, item in document["paths"].items():
+            for method in item:
+                assert (method, path) in covered, f"no event in events/{name}/ for {method.upper()} {path}"
+
+
+def test_env_json_names_every_function(template: Any) -> None:
+    env = json.loads((ROOT / "events" / "env.json").read_text(encoding="utf-8"))
+    assert set(env) == {wiring[0] for wiring in ACTION_GROUPS.values()}
+    for name, (resource, variable, _) in ACTION_GROUPS.items():
+        assert env[resource][variable].startswith("s3://"), name
