@@ -90,7 +90,8 @@ def naive_call(csv_path: Path, sql: str) -> list[Any]:
     return rows
 
 
-def start_s3(csv_path: Path) -> tuple[Any, str]:
+def start_s3() -> Any:
+    """moto's S3 server on loopback with an empty bucket `bench`; boto3 reaches it over HTTP."""
     from moto.server import ThreadedMotoServer
 
     server = ThreadedMotoServer(ip_address="127.0.0.1", port=0, verbose=False)
@@ -107,10 +108,8 @@ def start_s3(csv_path: Path) -> tuple[Any, str]:
     )
     import boto3
 
-    s3 = boto3.client("s3")
-    s3.create_bucket(Bucket="bench", CreateBucketConfiguration={"LocationConstraint": "ap-northeast-1"})
-    s3.upload_file(str(csv_path), "bench", csv_path.name)
-    return server, endpoint
+    boto3.client("s3").create_bucket(Bucket="bench", CreateBucketConfiguration={"LocationConstraint": "ap-northeast-1"})
+    return server
 
 
 COLD_PROBE = """
@@ -155,45 +154,44 @@ def cold_start(uri: str, cache: Path, repeat: int) -> dict[str, float]:
 
 
 def bench_size(rows: int, work: Path, repeat: int) -> None:
+    import boto3
     import duckdb
 
     csv_path = work / "events.csv"
     generate_events(rows, csv_path)
-    server, _ = start_s3(csv_path)
-    try:
-        uri = f"s3://bench/{csv_path.name}"
-        os.environ.update(EVENTS_URI=uri, DATA_CACHE_DIR=str(work / "warm"))
-        function = import_function("search_events", f"bench_events_{rows}")
-        # Same thread count as the worker, so the difference is what the handler adds.
-        direct = duckdb.connect(config={"threads": function.search.limits.threads})
-        load_dataset(direct, EVENTS, csv_path)
-        context = LambdaContext()
-        base_event = load_event("search_events/free_events.json")
-        print(f"\n## events.csv, {rows:,} rows ({csv_path.stat().st_size / 1e6:.1f} MB)\n")
-        print("| query | warm p50 ms | warm p95 ms | direct DuckDB p50 ms | naive p50 ms | naive / warm |")
-        print("|---|---:|---:|---:|---:|---:|")
-        for label, sql in QUERIES.items():
-            event = json.loads(json.dumps(base_event))
-            event["requestBody"]["content"]["application/json"]["properties"][0]["value"] = sql
-            warm_up = timed(lambda event=event: function.lambda_handler(event, context), 3)  # fetch, boot, load
-            assert warm_up
-            warm = timed(lambda event=event: function.lambda_handler(event, context), repeat)
-            on_duckdb = timed(lambda sql=sql: direct.execute(sql).fetchmany(11), repeat)
-            naive = timed(lambda sql=sql: naive_call(csv_path, sql), max(5, repeat // 10))
-            p50, naive50 = statistics.median(warm), statistics.median(naive)
-            print(
-                f"| {label} | {p50:.2f} | {percentile(warm, 0.95):.2f} | {statistics.median(on_duckdb):.2f} "
-                f"| {naive50:.1f} | {naive50 / p50:.0f}× |"
-            )
-        function.search.close()
-        cold = cold_start(uri, work, repeat=5)
+    key = f"events-{rows}.csv"
+    boto3.client("s3").upload_file(str(csv_path), "bench", key)
+    uri = f"s3://bench/{key}"
+    os.environ.update(EVENTS_URI=uri, DATA_CACHE_DIR=str(work / "warm"))
+    function = import_function("search_events", f"bench_events_{rows}")
+    # Same thread count as the worker, so the difference is what the handler adds.
+    direct = duckdb.connect(config={"threads": function.search.limits.threads})
+    load_dataset(direct, EVENTS, csv_path)
+    context = LambdaContext()
+    base_event = load_event("search_events/free_events.json")
+    print(f"\n## events.csv, {rows:,} rows ({csv_path.stat().st_size / 1e6:.1f} MB)\n")
+    print("| query | warm p50 ms | warm p95 ms | direct DuckDB p50 ms | naive p50 ms | naive / warm |")
+    print("|---|---:|---:|---:|---:|---:|")
+    for label, sql in QUERIES.items():
+        event = json.loads(json.dumps(base_event))
+        event["requestBody"]["content"]["application/json"]["properties"][0]["value"] = sql
+        warm_up = timed(lambda event=event: function.lambda_handler(event, context), 3)  # fetch, boot, load
+        assert warm_up
+        warm = timed(lambda event=event: function.lambda_handler(event, context), repeat)
+        on_duckdb = timed(lambda sql=sql: direct.execute(sql).fetchmany(11), repeat)
+        naive = timed(lambda sql=sql: naive_call(csv_path, sql), max(5, repeat // 10))
+        p50, naive50 = statistics.median(warm), statistics.median(naive)
         print(
-            f"\nCold start (fresh process → first answer, median of 5): {cold['process_to_answer_ms']:.0f} ms; "
-            f"import {cold['import_ms']:.0f} ms, first call (S3 fetch + worker boot + load + query) "
-            f"{cold['first_call_ms']:.0f} ms."
+            f"| {label} | {p50:.2f} | {percentile(warm, 0.95):.2f} | {statistics.median(on_duckdb):.2f} "
+            f"| {naive50:.1f} | {naive50 / p50:.0f}× |"
         )
-    finally:
-        server.stop()
+    function.search.close()
+    cold = cold_start(uri, work, repeat=5)
+    print(
+        f"\nCold start (fresh process → first answer, median of 5): {cold['process_to_answer_ms']:.0f} ms; "
+        f"import {cold['import_ms']:.0f} ms, first call (S3 fetch + worker boot + load + query) "
+        f"{cold['first_call_ms']:.0f} ms."
+    )
 
 
 def main() -> None:
@@ -202,9 +200,13 @@ def main() -> None:
     parser.add_argument("--repeat", type=int, default=200)
     args = parser.parse_args()
     print(f"# SQL search benchmark ({os.cpu_count()} cores, Python {sys.version.split()[0]})")
-    for rows in args.rows:
-        with tempfile.TemporaryDirectory() as work:
-            bench_size(rows, Path(work), args.repeat)
+    server = start_s3()
+    try:
+        for rows in args.rows:
+            with tempfile.TemporaryDirectory() as work:
+                bench_size(rows, Path(work), args.repeat)
+    finally:
+        server.stop()
 
 
 if __name__ == "__main__":

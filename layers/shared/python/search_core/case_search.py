@@ -131,17 +131,20 @@ def _query(keywords: str, court: str | None, limit: int, date_from: date | None,
     return CaseQuery(tuple(words), min(limit, MAX_LIMIT), court_name, date_from, date_to)
 
 
+def _identity(decision: Decision) -> dict[str, Any]:
+    """The fields that name a decision in every response."""
+    return {
+        "doc_id": decision.doc_id,
+        "court": decision.court,
+        "date": decision.date.isoformat() if decision.date else None,
+        "case_number": decision.case_number,
+        "case_name": decision.case_name,
+    }
+
+
 def _hit(decision: Decision, keywords: tuple[str, ...]) -> CaseHit:
     decision_text = f"{decision.main_text or ''}\n{decision.facts_and_reasons or ''}"
-    return CaseHit(
-        doc_id=decision.doc_id,
-        court=decision.court,
-        date=decision.date.isoformat() if decision.date else None,
-        date_text=decision.date_text,
-        case_number=decision.case_number,
-        case_name=decision.case_name,
-        snippet=snippet(decision_text, keywords),
-    )
+    return CaseHit(**_identity(decision), date_text=decision.date_text, snippet=snippet(decision_text, keywords))
 
 
 def _search_body(rows: list[dict[str, Any]]) -> CaseSearchResponse:
@@ -151,13 +154,5 @@ def _search_body(rows: list[dict[str, Any]]) -> CaseSearchResponse:
 
 def _page(decision: Decision, full: str, offset: int, text: str, next_offset: int | None) -> CaseTextResponse:
     return CaseTextResponse(
-        doc_id=decision.doc_id,
-        court=decision.court,
-        date=decision.date.isoformat() if decision.date else None,
-        case_number=decision.case_number,
-        case_name=decision.case_name,
-        text=text,
-        offset=offset,
-        next_offset=next_offset,
-        total_chars=len(full),
+        **_identity(decision), text=text, offset=offset, next_offset=next_offset, total_chars=len(full)
     )

@@ -50,12 +50,21 @@ def _single_select(sql: str) -> str:
     if len(statements) != 1:
         raise QueryRejected(f"SQL は SELECT 文を 1 つだけ送ってください（{len(statements)} 文ありました）。")
     statement = statements[0]
-    if statement.type != duckdb.StatementType.SELECT:
+    kind = _statement_kind(statement)
+    if kind != "SELECT":
         raise QueryRejected(
-            f"{statement.type.name} 文は実行できません。読み取り専用の SELECT 文"
+            f"{kind} 文は実行できません。読み取り専用の SELECT 文"
             "（WITH ... SELECT、FROM から始まる問い合わせも可）だけが使えます。"
         )
     return statement.query.strip().rstrip(";").strip()
+
+
+def _statement_kind(statement: duckdb.Statement) -> str:
+    """The statement's type name; DuckDB knows types its Python enum does not (MERGE INTO raises ValueError)."""
+    try:
+        return statement.type.name
+    except ValueError:
+        return "この種類の"
 
 
 def _syntax_tree(con: duckdb.DuckDBPyConnection, statement: str) -> JsonNode:

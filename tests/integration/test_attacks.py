@@ -1,0 +1,110 @@
+"""The attack corpus (tests/attacks/sql.jsonl) against both SQL functions, with canaries that must never leak.
+
+Each line is one case: `sql` (with {table}, {file}, {column} and {canary_file} filled in per function), its
+`category` and the `expect`ed outcome: rejected (the guard refuses), failed (DuckDB refuses), aborted (stopped for
+time or memory), ok (answered), error (refused either way) or any (any well-formed answer).
+"""
+
+from __future__ import annotations
+
+import json
+import secrets
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+from types import ModuleType
+from typing import Any
+
+import pytest
+
+from search_core.responses import BUDGET_BYTES, response_bytes
+from tests.conftest import LambdaContext, body_of, close_function, import_function, load_event, status_of
+
+CORPUS = [json.loads(line) for line in (Path(__file__).parents[1] / "attacks" / "sql.jsonl").open(encoding="utf-8")]
+FUNCTIONS = {
+    "search_events": {"table": "events", "file": "events.csv", "column": "event_name"},
+    "search_stores": {"table": "stores", "file": "stores.csv", "column": "store_name"},
+}
+ABORTED = ("中断しました", "強制終了しました", "異常終了しました")
+SECRET = f"canary-secret-{secrets.token_hex(8)}"
+FILE_SECRET = f"canary-file-{secrets.token_hex(8)}"
+
+
+@pytest.fixture(scope="module")
+def canary_file(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    path = tmp_path_factory.mktemp("canary") / "canary.csv"
+    path.write_text(f"secret\n{FILE_SECRET}\n", encoding="utf-8")
+    return path
+
+
+@pytest.fixture(scope="module")
+def functions(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, ModuleType]]:
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setenv("DATA_CACHE_DIR", str(tmp_path_factory.mktemp("cache")))
+        patch.setenv("QUERY_TIMEOUT_SECONDS", "1")
+        patch.setenv("AWS_LAMBDA_FUNCTION_MEMORY_SIZE", "1024")
+        patch.setenv("AWS_SECRET_ACCESS_KEY", SECRET)
+        patch.setenv("CANARY_SECRET", SECRET)
+        for name in ("EVENTS_URI", "STORES_URI", "AWS_LAMBDA_FUNCTION_NAME"):
+            patch.delenv(name, raising=False)
+        loaded = {name: import_function(name, f"{name}_attacks") for name in FUNCTIONS}
+        yield loaded
+    for module in loaded.values():
+        close_function(module)
+
+
+def ask(function: ModuleType, name: str, sql: str) -> dict[str, Any]:
+    event = load_event(
+        "search_events/free_events.json" if name == "search_events" else "search_stores/opening_hours.json"
+    )
+    event["requestBody"]["content"]["application/json"]["properties"][0]["value"] = sql
+    response: dict[str, Any] = function.lambda_handler(event, LambdaContext())
+    return response
+
+
+def outcome(response: dict[str, Any]) -> str:
+    if status_of(response) == 200:
+        return "ok"
+    error = body_of(response)["error"]
+    if any(marker in error for marker in ABORTED):
+        return "aborted"
+    return "failed" if error.startswith("SQL の実行エラー") else "rejected"
+
+
+def matches(expected: str, actual: str) -> bool:
+    return expected == actual or expected == "any" or (expected == "error" and actual in ("rejected", "failed"))
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("name", FUNCTIONS)
+def test_the_corpus(functions: dict[str, ModuleType], canary_file: Path, name: str) -> None:
+    function, names = functions[name], FUNCTIONS[name]
+    before = ask(function, name, f"SELECT count(*) AS n, sum(hash(COLUMNS(*))) AS h FROM {names['table']}")
+    surprises = []
+    for case in CORPUS:
+        sql = case["sql"].format(canary_file=canary_file, **names)
+        response = ask(function, name, sql)
+        raw = json.dumps(response, ensure_ascii=False)
+        assert SECRET not in raw and FILE_SECRET not in raw, f"canary leaked by {case}"
+        assert response_bytes(response) <= BUDGET_BYTES
+        got = outcome(response)
+        if not matches(case["expect"], got):
+            surprises.append((case["category"], case["sql"][:120], case["expect"], got, raw[:300]))
+        if got == "aborted":
+            assert outcome(ask(function, name, f"SELECT count(*) FROM {names['table']}")) == "ok"
+    assert surprises == [], "\n".join(map(str, surprises))
+    after = ask(function, name, f"SELECT count(*) AS n, sum(hash(COLUMNS(*))) AS h FROM {names['table']}")
+    assert body_of(after) == body_of(before), "data was changed"
+    for written in ("/tmp/stolen.csv", "/tmp/stolen.parquet", "/tmp/export", "/tmp/x.duckdb"):
+        assert not Path(written).exists()
+
+
+def test_the_corpus_is_large_and_covers_every_category() -> None:
+    categories = {case["category"] for case in CORPUS}
+    assert len(CORPUS) >= 150
+    assert {"statement-type", "stacking", "reader", "reader-nested", "replacement-scan", "catalog-setting", "unicode",
+            "legitimate", "long", "nested", "runaway"} <= categories  # fmt: skip
+
+
+if __name__ == "__main__":  # a quick way to see outcomes: python -m tests.integration.test_attacks
+    sys.exit(pytest.main([__file__, "-q"]))
