@@ -9,7 +9,7 @@ from aws_lambda_powertools.event_handler.openapi.params import Body, Query
 from aws_lambda_powertools.utilities.typing import LambdaContext
 
 from search_core import case_search as spec
-from search_core.api import ERROR_RESPONSES, create_app, serve
+from search_core.api import create_app, responses, serve
 from search_core.case_search import CaseSearch, CaseSearchResponse, CaseTextResponse
 from search_core.observability import logger, metrics, tracer
 from search_core.responses import body_budget
@@ -18,7 +18,12 @@ app = create_app()
 cases = CaseSearch()
 
 
-@app.post("/cases/search", description=spec.SEARCH_DESCRIPTION, operation_id="searchCases", responses=ERROR_RESPONSES)
+@app.post(
+    "/cases/search",
+    description=spec.SEARCH_DESCRIPTION,
+    operation_id="searchCases",
+    responses=responses(CaseSearchResponse),
+)
 def search_cases(
     keywords: Annotated[str, Body(embed=True, description=spec.KEYWORDS_DESCRIPTION)],
     court: Annotated[str | None, Body(embed=True, description=spec.COURT_DESCRIPTION)] = None,
@@ -30,7 +35,9 @@ def search_cases(
     return cases.search(keywords, budget, court=court, limit=limit, date_from=date_from, date_to=date_to)
 
 
-@app.get("/cases/text", description=spec.TEXT_DESCRIPTION, operation_id="readCaseText", responses=ERROR_RESPONSES)
+@app.get(
+    "/cases/text", description=spec.TEXT_DESCRIPTION, operation_id="readCaseText", responses=responses(CaseTextResponse)
+)
 def read_case_text(
     doc_id: Annotated[str, Query(description=spec.DOC_ID_DESCRIPTION)],
     offset: Annotated[int, Query(ge=0, description=spec.OFFSET_DESCRIPTION)] = 0,

@@ -7,7 +7,7 @@ from typing import Annotated, Any
 from aws_lambda_powertools.event_handler.openapi.params import Body
 from aws_lambda_powertools.utilities.typing import LambdaContext
 
-from search_core.api import ERROR_RESPONSES, create_app, serve
+from search_core.api import create_app, responses, serve
 from search_core.datasets.events import EVENTS
 from search_core.observability import logger, metrics, tracer
 from search_core.responses import body_budget
@@ -18,7 +18,10 @@ search = SqlSearch(EVENTS)
 
 
 @app.post(
-    "/events/search", description=EVENTS.operation_description(), operation_id="searchEvents", responses=ERROR_RESPONSES
+    "/events/search",
+    description=EVENTS.operation_description(),
+    operation_id="searchEvents",
+    responses=responses(SqlSearchResponse),
 )
 def search_events(
     sql_query: Annotated[str, Body(embed=True, description=EVENTS.sql_query_description())],

@@ -12,6 +12,8 @@ from typing import Any
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from jsonschema import Draft7Validator
+from scripts import schema
 
 from search_core.responses import BUDGET_BYTES, response_bytes
 from tests.conftest import LambdaContext, close_function, import_function, load_event
@@ -37,6 +39,36 @@ json_values = st.recursive(
 )
 EVENT_KEYS = ["actionGroup", "apiPath", "httpMethod", "parameters", "requestBody", "sessionAttributes",
               "promptSessionAttributes", "messageVersion", "sessionId", "inputText", "agent"]  # fmt: skip
+
+
+def json_schema(node: Any) -> Any:
+    """OpenAPI 3.0 → JSON Schema: `nullable: true` becomes a "null" type (the only difference our schemas use)."""
+    if isinstance(node, list):
+        return [json_schema(item) for item in node]
+    if not isinstance(node, dict):
+        return node
+    converted = {key: json_schema(value) for key, value in node.items() if key != "nullable"}
+    if node.get("nullable") and "type" in converted:
+        converted["type"] = [converted["type"], "null"]
+    return converted
+
+
+@pytest.fixture(scope="module")
+def published() -> dict[str, Any]:
+    """The OpenAPI document each function publishes (what template.yaml holds)."""
+    return {name: json_schema(schema.generated_schema(name)) for name in FUNCTIONS}
+
+
+def assert_matches_published_schema(published: dict[str, Any], name: str, response: dict[str, Any]) -> None:
+    inner = response["response"]
+    document = published[name]
+    operation = document["paths"].get(inner["apiPath"], {}).get(inner["httpMethod"].lower())
+    if operation is None:  # unknown path or malformed event: the body is still our error shape
+        assert set(json.loads(inner["responseBody"]["application/json"]["body"])) == {"error"}
+        return
+    declared = operation["responses"][str(inner["httpStatusCode"])]["content"]["application/json"]["schema"]
+    body = json.loads(inner["responseBody"]["application/json"]["body"])
+    Draft7Validator({**declared, "components": document["components"]}).validate(body)
 
 
 @pytest.fixture(scope="module")
@@ -68,10 +100,14 @@ def assert_well_formed(response: Any, event: Any) -> None:
 @pytest.mark.parametrize("name", SQL_FUNCTIONS)
 @settings(max_examples=EXAMPLES, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(sql=sql_text)
-def test_random_sql_never_breaks_the_response(functions: dict[str, ModuleType], name: str, sql: str) -> None:
+def test_random_sql_never_breaks_the_response(
+    functions: dict[str, ModuleType], published: dict[str, Any], name: str, sql: str
+) -> None:
     event = load_event(FUNCTIONS[name])
     event["requestBody"]["content"]["application/json"]["properties"][0]["value"] = sql
-    assert_well_formed(functions[name].lambda_handler(event, LambdaContext()), event)
+    response = functions[name].lambda_handler(event, LambdaContext())
+    assert_well_formed(response, event)
+    assert_matches_published_schema(published, name, response)
 
 
 @settings(max_examples=EXAMPLES, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
@@ -82,7 +118,12 @@ def test_random_sql_never_breaks_the_response(functions: dict[str, ModuleType], 
     date_from=st.one_of(st.none(), st.text(max_size=12), st.dates().map(str)),
 )
 def test_random_case_searches_never_break_the_response(
-    functions: dict[str, ModuleType], keywords: str, court: str | None, limit: str | None, date_from: str | None
+    functions: dict[str, ModuleType],
+    published: dict[str, Any],
+    keywords: str,
+    court: str | None,
+    limit: str | None,
+    date_from: str | None,
 ) -> None:
     event = load_event(FUNCTIONS["search_cases"])
     values = {"keywords": keywords, "court": court, "limit": limit, "date_from": date_from}
@@ -90,18 +131,21 @@ def test_random_case_searches_never_break_the_response(
     event["requestBody"]["content"]["application/json"]["properties"] = properties
     response = functions["search_cases"].lambda_handler(event, LambdaContext())
     assert_well_formed(response, event)
+    assert_matches_published_schema(published, "search_cases", response)
 
 
 @settings(max_examples=EXAMPLES, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(doc_id=st.text(max_size=40), offset=st.one_of(st.none(), st.text(max_size=8), st.integers(-10, 10**7).map(str)))
 def test_random_text_reads_never_break_the_response(
-    functions: dict[str, ModuleType], doc_id: str, offset: str | None
+    functions: dict[str, ModuleType], published: dict[str, Any], doc_id: str, offset: str | None
 ) -> None:
     event = load_event("search_cases/read_text.json")
     event["parameters"] = [{"name": "doc_id", "type": "string", "value": doc_id}]
     if offset is not None:
         event["parameters"].append({"name": "offset", "type": "integer", "value": offset})
-    assert_well_formed(functions["search_cases"].lambda_handler(event, LambdaContext()), event)
+    response = functions["search_cases"].lambda_handler(event, LambdaContext())
+    assert_well_formed(response, event)
+    assert_matches_published_schema(published, "search_cases", response)
 
 
 @st.composite
@@ -125,6 +169,10 @@ def mutated_events(draw: st.DrawFn, base: dict[str, Any]) -> Any:
 @pytest.mark.parametrize("name", FUNCTIONS)
 @settings(max_examples=EXAMPLES, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(data=st.data())
-def test_random_events_never_break_the_response(functions: dict[str, ModuleType], name: str, data: Any) -> None:
+def test_random_events_never_break_the_response(
+    functions: dict[str, ModuleType], published: dict[str, Any], name: str, data: Any
+) -> None:
     event = data.draw(mutated_events(load_event(FUNCTIONS[name])))
-    assert_well_formed(functions[name].lambda_handler(event, LambdaContext()), event)
+    response = functions[name].lambda_handler(event, LambdaContext())
+    assert_well_formed(response, event)
+    assert_matches_published_schema(published, name, response)

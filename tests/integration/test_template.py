@@ -85,7 +85,9 @@ def test_error_responses_describe_the_real_error_body(payloads: dict[str, dict[s
     document = payloads[name]
     for item in document["paths"].values():
         for operation in item.values():
-            assert {"400", "404", "422", "503"} <= set(operation["responses"])
+            assert {"200", "400", "404", "422", "503"} <= set(operation["responses"])
+            success = operation["responses"]["200"]["content"]["application/json"]["schema"]["$ref"]
+            assert success.rsplit("/", 1)[-1] in document["components"]["schemas"]
     assert document["components"]["schemas"]["ErrorResponse"]["required"] == ["error"]
 
 
