@@ -9,23 +9,16 @@ from __future__ import annotations
 
 import json
 import secrets
-import sys
 from collections.abc import Iterator
 from pathlib import Path
 from types import ModuleType
-from typing import Any
 
 import pytest
 
 from search_core.responses import BUDGET_BYTES, response_bytes
-from tests.conftest import LambdaContext, body_of, close_function, import_function, load_event, status_of
+from tests.attacks.corpus import CORPUS, TARGETS, ask, matches, outcome
+from tests.conftest import body_of, close_function, import_function
 
-CORPUS = [json.loads(line) for line in (Path(__file__).parents[1] / "attacks" / "sql.jsonl").open(encoding="utf-8")]
-FUNCTIONS = {
-    "search_events": {"table": "events", "file": "events.csv", "column": "event_name"},
-    "search_stores": {"table": "stores", "file": "stores.csv", "column": "store_name"},
-}
-ABORTED = ("中断しました", "強制終了しました", "異常終了しました")
 SECRET = f"canary-secret-{secrets.token_hex(8)}"
 FILE_SECRET = f"canary-file-{secrets.token_hex(8)}"
 
@@ -47,38 +40,16 @@ def functions(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, Mo
         patch.setenv("CANARY_SECRET", SECRET)
         for name in ("EVENTS_URI", "STORES_URI", "AWS_LAMBDA_FUNCTION_NAME"):
             patch.delenv(name, raising=False)
-        loaded = {name: import_function(name, f"{name}_attacks") for name in FUNCTIONS}
+        loaded = {name: import_function(name, f"{name}_attacks") for name in TARGETS}
         yield loaded
     for module in loaded.values():
         close_function(module)
 
 
-def ask(function: ModuleType, name: str, sql: str) -> dict[str, Any]:
-    event = load_event(
-        "search_events/free_events.json" if name == "search_events" else "search_stores/opening_hours.json"
-    )
-    event["requestBody"]["content"]["application/json"]["properties"][0]["value"] = sql
-    response: dict[str, Any] = function.lambda_handler(event, LambdaContext())
-    return response
-
-
-def outcome(response: dict[str, Any]) -> str:
-    if status_of(response) == 200:
-        return "ok"
-    error = body_of(response)["error"]
-    if any(marker in error for marker in ABORTED):
-        return "aborted"
-    return "failed" if error.startswith("SQL の実行エラー") else "rejected"
-
-
-def matches(expected: str, actual: str) -> bool:
-    return expected == actual or expected == "any" or (expected == "error" and actual in ("rejected", "failed"))
-
-
 @pytest.mark.slow
-@pytest.mark.parametrize("name", FUNCTIONS)
+@pytest.mark.parametrize("name", TARGETS)
 def test_the_corpus(functions: dict[str, ModuleType], canary_file: Path, name: str) -> None:
-    function, names = functions[name], FUNCTIONS[name]
+    function, names = functions[name], TARGETS[name]
     before = ask(function, name, f"SELECT count(*) AS n, sum(hash(COLUMNS(*))) AS h FROM {names['table']}")
     surprises = []
     for case in CORPUS:
@@ -104,7 +75,3 @@ def test_the_corpus_is_large_and_covers_every_category() -> None:
     assert len(CORPUS) >= 150
     assert {"statement-type", "stacking", "reader", "reader-nested", "replacement-scan", "catalog-setting", "unicode",
             "legitimate", "long", "nested", "runaway"} <= categories  # fmt: skip
-
-
-if __name__ == "__main__":  # a quick way to see outcomes: python -m tests.integration.test_attacks
-    sys.exit(pytest.main([__file__, "-q"]))

@@ -1,0 +1,43 @@
+"""The SQL attack corpus (sql.jsonl beside this file) and how a response is classified against it."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from types import ModuleType
+from typing import Any
+
+from scripts.local_lambda import LambdaContext, body_of, load_event
+
+CORPUS: list[dict[str, Any]] = [
+    json.loads(line) for line in (Path(__file__).parent / "sql.jsonl").open(encoding="utf-8") if line.strip()
+]
+# What {table}, {file} and {column} stand for in each SQL function.
+TARGETS = {
+    "search_events": {"table": "events", "file": "events.csv", "column": "event_name"},
+    "search_stores": {"table": "stores", "file": "stores.csv", "column": "store_name"},
+}
+_BASE_EVENTS = {"search_events": "search_events/free_events.json", "search_stores": "search_stores/opening_hours.json"}
+_ABORTED = ("中断しました", "強制終了しました", "異常終了しました")
+
+
+def ask(function: ModuleType, name: str, sql: str) -> dict[str, Any]:
+    """Send `sql` to a loaded SQL function in a real Bedrock event."""
+    event = load_event(_BASE_EVENTS[name])
+    event["requestBody"]["content"]["application/json"]["properties"][0]["value"] = sql
+    response: dict[str, Any] = function.lambda_handler(event, LambdaContext())
+    return response
+
+
+def outcome(response: dict[str, Any]) -> str:
+    """ok, aborted (time or memory), failed (DuckDB refused) or rejected (the guard refused)."""
+    if response["response"]["httpStatusCode"] == 200:
+        return "ok"
+    error = body_of(response)["error"]
+    if any(marker in error for marker in _ABORTED):
+        return "aborted"
+    return "failed" if error.startswith("SQL の実行エラー") else "rejected"
+
+
+def matches(expected: str, actual: str) -> bool:
+    return expected == actual or expected == "any" or (expected == "error" and actual in ("rejected", "failed"))
