@@ -60,7 +60,7 @@ def test_aggregates_see_the_whole_table(events: duckdb.DuckDBPyConnection, test_
 
 def test_repeated_column_names_keep_every_value(events: duckdb.DuckDBPyConnection, test_limits: QueryLimits) -> None:
     result = run(events, "SELECT 1 AS x, 2 AS x", test_limits)
-    assert (result.columns, result.rows) == (["x", "x_2"], [[1, 2]])
+    assert (result.columns, result.rows) == (["x", "x_1"], [[1, 2]])
 
 
 def test_values_become_json_types(events: duckdb.DuckDBPyConnection, test_limits: QueryLimits) -> None:

@@ -1,7 +1,7 @@
 """Layer 3 of the SQL safety: run one guarded query with a row cap and a deadline.
 
-The row cap is applied to the query as a whole (`LIMIT max_rows + 1` around it), so aggregates still see every
-row, the query's own ORDER BY and smaller LIMIT are kept, and one extra row tells that the result was cut.
+The row cap is applied to the query as a whole (`SELECT * FROM (query) LIMIT max_rows + 1`), so aggregates still see
+every row, the query's own ORDER BY and smaller LIMIT are kept, and one extra row tells that the result was cut.
 """
 
 from __future__ import annotations
@@ -18,6 +18,7 @@ from search_core.errors import QueryAborted, QueryFailed
 from search_core.scrub import scrub_paths
 from search_core.sql.guard import check_query
 from search_core.sql.limits import QueryLimits
+from search_core.sql.quoting import quote_identifier
 from search_core.sql.values import Clipper
 
 
@@ -34,11 +35,16 @@ def run_query(
 ) -> QueryResult:
     """Guard, bound and run `sql`; raise QueryRejected, QueryFailed or QueryAborted with a Japanese message."""
     statement = check_query(con, sql, table_names)
+    # One execute of the wrapped query: the relation API would bind and plan it two or three times.
+    bounded = f"SELECT * FROM (\n{statement}\n) LIMIT {limits.max_rows + 1}"
     try:
         with _deadline(con, limits.timeout_seconds):
-            relation = con.sql(statement)
-            columns = _unique_names(relation.columns)
-            rows = _json_friendly(relation).limit(limits.max_rows + 1).fetchall()
+            cursor = con.execute(bounded)
+            # SELECT * over the subquery makes repeated names unique (x, x_1), so no value is lost in the objects.
+            columns = [d[0] for d in cursor.description or []]
+            if any(_has_time_zone(d[1]) for d in cursor.description or []):
+                cursor = con.execute(_json_friendly(bounded, cursor.description or [], columns))
+            rows = cursor.fetchall()
     except duckdb.InterruptException:
         raise QueryAborted(
             f"クエリが制限時間（{limits.timeout_seconds:g} 秒）を超えたため中断しました。"
@@ -82,24 +88,20 @@ def _deadline(con: duckdb.DuckDBPyConnection, seconds: float) -> Iterator[None]:
         timer.cancel()
 
 
-def _json_friendly(relation: duckdb.DuckDBPyRelation) -> duckdb.DuckDBPyRelation:
-    """Cast columns holding TIMESTAMP WITH TIME ZONE to text: converting those to Python needs pytz."""
-    types = [str(t) for t in relation.types]
-    if not any("WITH TIME ZONE" in t for t in types):
-        return relation
-    projection = [f"CAST(#{i} AS VARCHAR)" if "WITH TIME ZONE" in t else f"#{i}" for i, t in enumerate(types, start=1)]
-    return relation.project(", ".join(projection))
+def _has_time_zone(type_code: object) -> bool:
+    return "WITH TIME ZONE" in str(type_code)
 
 
-def _unique_names(names: list[str]) -> list[str]:
-    """Results are returned as objects, so a repeated column name must not swallow a value.
+def _json_friendly(bounded: str, description: list[Any], columns: list[str]) -> str:
+    """Cast TIMESTAMP WITH TIME ZONE columns to text: converting those to Python needs pytz.
 
-    >>> _unique_names(["x", "x", "y"])
-    ['x', 'x_2', 'y']
+    >>> _json_friendly("SELECT 1", [("t", "TIMESTAMP WITH TIME ZONE"), ("x", "INTEGER")], ["t", "x"])
+    'SELECT CAST(#1 AS VARCHAR) AS "t", #2 AS "x" FROM (SELECT 1)'
     """
-    seen: dict[str, int] = {}
-    unique = []
-    for name in names:
-        seen[name] = seen.get(name, 0) + 1
-        unique.append(name if seen[name] == 1 else f"{name}_{seen[name]}")
-    return unique
+    projection = [
+        f"CAST(#{i} AS VARCHAR) AS {quote_identifier(name)}"
+        if _has_time_zone(d[1])
+        else f"#{i} AS {quote_identifier(name)}"
+        for i, (d, name) in enumerate(zip(description, columns, strict=True), start=1)
+    ]
+    return f"SELECT {', '.join(projection)} FROM ({bounded})"
