@@ -11,7 +11,6 @@ Words inside string literals are data, so `WHERE description LIKE '%UPDATE%'` pa
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
 from typing import Any
 
 import duckdb
@@ -24,6 +23,7 @@ ALLOWED_TABLE_FUNCTIONS = frozenset({"unnest", "range", "generate_series", "json
 # Scalar functions that reveal the host or the configuration.
 DENIED_FUNCTIONS = frozenset({"current_setting", "getenv", "getvariable"})
 _SHOW_TYPES_ALLOWED = frozenset({"DESCRIBE", "SUMMARY"})
+_WATCHED_TYPES = frozenset({"BASE_TABLE", "TABLE_FUNCTION", "SHOW_REF"})
 
 JsonNode = dict[str, Any]
 
@@ -31,9 +31,10 @@ JsonNode = dict[str, Any]
 def check_query(con: duckdb.DuckDBPyConnection, sql: str, table_names: frozenset[str]) -> str:
     """Return the single statement in `sql` if it is a read-only query over `table_names`; else raise."""
     statement = _single_select(sql)
-    tree = _syntax_tree(con, statement)
-    allowed = _allowed_relations(table_names) | {(name,) for name in _cte_names(tree)}
-    for node in _walk(tree):
+    nodes = _nodes_to_check(con, statement)
+    allowed = _allowed_relations(table_names) | {(name,) for name in _cte_names(nodes)}
+    # Table references first: a refused table function then gets the more helpful of the two messages.
+    for node in sorted(nodes, key=lambda node: node.get("class") == "FUNCTION"):
         _check_node(node, allowed, table_names)
     return statement
 
@@ -67,17 +68,26 @@ def _statement_kind(statement: duckdb.Statement) -> str:
         return "この種類の"
 
 
-def _syntax_tree(con: duckdb.DuckDBPyConnection, statement: str) -> JsonNode:
+def _nodes_to_check(con: duckdb.DuckDBPyConnection, statement: str) -> list[JsonNode]:
+    """The syntax-tree nodes the rules look at (table references, functions, CTE lists), collected while the
+    tree is parsed, so no second pass over it is needed."""
+    watched: list[JsonNode] = []
+
+    def collect(node: JsonNode) -> JsonNode:
+        if node.get("type") in _WATCHED_TYPES or node.get("class") == "FUNCTION" or "cte_map" in node:
+            watched.append(node)
+        return node
+
     rows = con.execute("SELECT json_serialize_sql(?)", [statement]).fetchall()
     try:
-        tree: JsonNode = json.loads(rows[0][0]) if rows else {"error": True}
+        tree: JsonNode = json.loads(rows[0][0], object_hook=collect) if rows else {"error": True}
     except RecursionError:
         tree = {"error": True, "error_type": "nesting"}
     if tree.get("error"):
         if tree.get("error_type") == "nesting" or "depth" in str(tree.get("error_message", "")):
             raise QueryRejected("SQL の入れ子が深すぎます。もっと単純な形に書き直してください。")
         raise QueryRejected(f"この SQL は受け付けられません: {tree.get('error_message', '解析できません')}")
-    return tree
+    return watched
 
 
 def _allowed_relations(table_names: frozenset[str]) -> set[tuple[str, ...]]:
@@ -91,21 +101,9 @@ def _allowed_relations(table_names: frozenset[str]) -> set[tuple[str, ...]]:
     return allowed
 
 
-def _walk(tree: JsonNode) -> Iterator[JsonNode]:
-    """Every dict in the tree, depth first, without recursion (a deep query must not blow the stack)."""
-    stack: list[Any] = [tree]
-    while stack:
-        item = stack.pop()
-        if isinstance(item, dict):
-            yield item
-            stack.extend(item.values())
-        elif isinstance(item, list):
-            stack.extend(item)
-
-
-def _cte_names(tree: JsonNode) -> set[str]:
+def _cte_names(nodes: list[JsonNode]) -> set[str]:
     names: set[str] = set()
-    for node in _walk(tree):
+    for node in nodes:
         cte_map = node.get("cte_map")
         if isinstance(cte_map, dict):
             names.update(str(entry.get("key", "")).lower() for entry in cte_map.get("map", []))
