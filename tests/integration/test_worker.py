@@ -54,7 +54,7 @@ def test_cpu_and_recursion_runaways_end_at_the_deadline(worker: QueryWorker, sql
     started = time.monotonic()
     with pytest.raises(QueryAborted, match="制限時間"):
         worker.query(sql)
-    assert time.monotonic() - started < LIMITS.timeout_seconds + LIMITS.kill_grace_seconds + 1.0
+    assert time.monotonic() - started < LIMITS.timeout_seconds + 0.5  # the kill itself and the reply
     assert_still_serving(worker)
 
 
@@ -73,7 +73,7 @@ def test_memory_runaways_end_within_the_cap(worker: QueryWorker, sql: str) -> No
     started = time.monotonic()
     with pytest.raises(QueryAborted, match="メモリ上限|制限時間|異常終了"):
         worker.query(sql)
-    assert time.monotonic() - started < LIMITS.timeout_seconds + LIMITS.kill_grace_seconds + 1.0
+    assert time.monotonic() - started < LIMITS.timeout_seconds + 0.5  # the kill itself and the reply
     process = worker._process
     assert process is not None
     if process.alive:

@@ -83,7 +83,7 @@ def test_huge_values_are_clipped_with_a_marker(events: duckdb.DuckDBPyConnection
 def test_a_slow_query_is_interrupted_at_the_deadline(events: duckdb.DuckDBPyConnection) -> None:
     limits = QueryLimits.for_function(2048, timeout_seconds=0.5)
     started = time.monotonic()
-    with pytest.raises(QueryAborted, match="制限時間（0.5 秒）"):
+    with pytest.raises(QueryAborted, match=r"制限時間（0\.5 秒）"):
         run(events, "SELECT count(*) FROM range(1000000000000)", limits)
     assert time.monotonic() - started < 3
     assert run(events, "SELECT count(*) FROM events", limits).rows == [[32]]

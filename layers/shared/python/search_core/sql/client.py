@@ -1,8 +1,8 @@
 """The parent's side of the worker: start it, send one query, and enforce the hard limits from outside.
 
-DuckDB's own bounds (memory_limit, interrupt) stop most runaway queries with a clean error inside the worker.
-What they miss, the client stops: a worker past the deadline or over its memory cap is killed, the agent is
-told why, and the next query starts a fresh worker from the same local copy of the data.
+DuckDB's own bounds (memory_limit, an interrupt at 3/4 of the timeout) stop most runaway queries with a clean error
+inside the worker. What they miss, the client stops: a worker still busy at the timeout or over its memory cap is
+killed, the agent is told why, and the next query starts a fresh worker from the same local copy of the data.
 """
 
 from __future__ import annotations
@@ -132,7 +132,7 @@ class QueryWorker:
     def query(self, sql: str) -> QueryResult:
         process = self._running_process()
         try:
-            reply = process.exchange({"sql": sql}, self.limits.timeout_seconds + self.limits.kill_grace_seconds)
+            reply = process.exchange({"sql": sql}, self.limits.timeout_seconds)
         except WorkerGone as gone:
             raise QueryAborted(self._abort_message(str(gone))) from None
         if "error" in reply:

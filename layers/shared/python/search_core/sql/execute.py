@@ -38,7 +38,7 @@ def run_query(
     # One execute of the wrapped query: the relation API would bind and plan it two or three times.
     bounded = f"SELECT * FROM (\n{statement}\n) LIMIT {limits.max_rows + 1}"
     try:
-        with _deadline(con, limits.timeout_seconds):
+        with _deadline(con, limits.interrupt_seconds):
             cursor = con.execute(bounded)
             # SELECT * over the subquery makes repeated names unique (x, x_1), so no value is lost in the objects.
             columns = [d[0] for d in cursor.description or []]

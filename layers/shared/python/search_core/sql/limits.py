@@ -32,8 +32,16 @@ class QueryLimits:
     worker_address_space_mb: int
     max_rows: int = MAX_ROWS
     max_cell_chars: int = MAX_CELL_CHARS
-    # How long past the timeout the parent waits for DuckDB to honour an interrupt before it kills the worker.
-    kill_grace_seconds: float = 1.0
+
+    @property
+    def interrupt_seconds(self) -> float:
+        """When the worker interrupts DuckDB: early enough that, should DuckDB not stop, the parent's kill at
+        `timeout_seconds` still ends every query within the timeout.
+
+        >>> QueryLimits.for_function(2048, 4.0).interrupt_seconds
+        3.0
+        """
+        return self.timeout_seconds * 0.75
 
     @classmethod
     def for_function(cls, memory_mb: int, timeout_seconds: float, cpu_count: int | None = None) -> QueryLimits:
