@@ -47,7 +47,7 @@ def run_query(
             rows = cursor.fetchall()
     except duckdb.InterruptException:
         raise QueryAborted(
-            f"クエリが制限時間（{limits.timeout_seconds:g} 秒）を超えたため中断しました。"
+            f"クエリが制限時間（{limits.timeout_seconds:g} 秒）内に終わらないため中断しました。"
             "条件を絞るか、より単純な SQL にしてください。"
         ) from None
     except duckdb.OutOfMemoryException:
