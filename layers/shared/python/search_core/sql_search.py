@@ -14,13 +14,13 @@ from search_core.responses import fit_rows
 from search_core.settings import Settings
 from search_core.sql.client import QueryWorker
 from search_core.sql.execute import QueryResult
-from search_core.sql.limits import QueryLimits
+from search_core.sql.limits import MAX_ROWS, QueryLimits
 from search_core.storage.cache import LocalCopy
 from search_core.storage.live import LiveDataset
 
 
 class SqlSearchResponse(BaseModel):
-    results: list[dict[str, Any]] = Field(description="結果の行（列名 → 値）。最大 10 行")
+    results: list[dict[str, Any]] = Field(description=f"結果の行（列名 → 値）。最大 {MAX_ROWS} 行")
     count: int = Field(description="返した行数")
     truncated: bool = Field(description="行数の上限や応答サイズのために行や値を切り詰めたら true")
     message: str | None = Field(default=None, description="該当がないときの説明")
