@@ -13,8 +13,8 @@ from search_core.observability import logger, metrics
 from search_core.responses import fit_rows
 from search_core.settings import Settings
 from search_core.sql.client import QueryWorker
-from search_core.sql.execute import QueryResult
 from search_core.sql.limits import MAX_ROWS, QueryLimits
+from search_core.sql.result import QueryResult
 from search_core.storage.cache import LocalCopy
 from search_core.storage.live import LiveDataset
 

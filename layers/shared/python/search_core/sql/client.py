@@ -17,8 +17,8 @@ from pathlib import Path
 from typing import Any
 
 from search_core.errors import DataUnavailable, QueryAborted, QueryFailed, QueryRejected, SearchError
-from search_core.sql.execute import QueryResult
 from search_core.sql.limits import QueryLimits
+from search_core.sql.result import QueryResult
 
 _ERRORS: dict[str, type[SearchError]] = {
     cls.__name__: cls for cls in (QueryRejected, QueryFailed, QueryAborted, DataUnavailable)

@@ -9,7 +9,6 @@ from __future__ import annotations
 import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
-from dataclasses import dataclass, field
 from typing import Any
 
 import duckdb
@@ -19,15 +18,8 @@ from search_core.scrub import scrub_paths
 from search_core.sql.guard import check_query
 from search_core.sql.limits import QueryLimits
 from search_core.sql.quoting import quote_identifier
+from search_core.sql.result import QueryResult
 from search_core.sql.values import Clipper
-
-
-@dataclass
-class QueryResult:
-    columns: list[str]
-    rows: list[list[Any]]
-    truncated: bool = False
-    meta: dict[str, Any] = field(default_factory=dict)
 
 
 def run_query(

@@ -1,0 +1,13 @@
+"""What a bounded query returns, shared by the worker and the parent (which never imports DuckDB itself)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+
+@dataclass
+class QueryResult:
+    columns: list[str]
+    rows: list[list[Any]]
+    truncated: bool = False
