@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import time
-from pathlib import Path
 from typing import Any
 
 from pydantic import BaseModel, Field
@@ -13,7 +12,7 @@ from search_core.errors import QueryAborted, QueryFailed, QueryRejected
 from search_core.observability import logger, metrics
 from search_core.responses import fit_rows
 from search_core.settings import Settings
-from search_core.sql.client import QueryWorker, WorkerProcess
+from search_core.sql.client import QueryWorker
 from search_core.sql.limits import MAX_ROWS, QueryLimits
 from search_core.sql.result import QueryResult
 from search_core.storage.cache import LocalCopy
@@ -38,8 +37,6 @@ class SqlSearch:
         self.settings = settings or Settings.from_env()
         self.limits = QueryLimits.for_function(self.settings.memory_mb, self.settings.query_timeout_seconds)
         self._data = LiveDataset(spec.name, spec.file_name, self.settings, self._start_worker, QueryWorker.close)
-        # Started now (at cold start, while the function is still importing), booted once the data has arrived.
-        self._started: WorkerProcess | None = WorkerProcess(self.limits, self._work_dir)
 
     def search(self, sql: str, body_budget: int) -> SqlSearchResponse:
         """Run `sql` and shape its rows into a response whose body fits `body_budget` bytes."""
@@ -53,17 +50,11 @@ class SqlSearch:
 
     def close(self) -> None:
         self._data.close()
-        if self._started is not None:
-            self._started.stop()
-            self._started = None
-
-    @property
-    def _work_dir(self) -> Path:
-        return self.settings.cache_dir / f"{self.spec.name}-worker"
 
     def _start_worker(self, local: LocalCopy) -> QueryWorker:
-        started, self._started = self._started, None
-        return QueryWorker(self.spec.name, local.path, self.limits, self._work_dir, started)
+        return QueryWorker(
+            self.spec.name, local.path, self.limits, self.settings.cache_dir / f"{self.spec.name}-worker"
+        )
 
     def _run(self, worker: QueryWorker, sql: str) -> QueryResult:
         started = time.perf_counter()

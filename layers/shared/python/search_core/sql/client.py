@@ -36,27 +36,21 @@ class WorkerGone(Exception):
     """The worker exited or was killed; the caller decides what the agent is told."""
 
 
-class WorkerProcess:
-    """One worker process. Started before the data is known (it imports DuckDB meanwhile), then booted on a file."""
+class _Process:
+    """One running worker, booted on one CSV file."""
 
-    def __init__(self, limits: QueryLimits, work_dir: Path) -> None:
-        work_dir.mkdir(parents=True, exist_ok=True)
-        self.work_dir = work_dir
-        self.csv_path: Path | None = None
+    def __init__(self, dataset: str, csv_path: Path, limits: QueryLimits, work_dir: Path) -> None:
+        self.csv_path = csv_path
         self._limits = limits
         self._proc = subprocess.Popen(
-            [sys.executable, "-s", "-m", "search_core.sql.worker", json.dumps(limits.to_dict())],
+            [sys.executable, "-s", "-m", "search_core.sql.worker"],
             stdin=subprocess.PIPE,
             stdout=subprocess.PIPE,
             env=_worker_env(work_dir),
             cwd=work_dir,
         )
         self._buffer = b""
-
-    def boot(self, dataset: str, csv_path: Path) -> WorkerProcess:
-        """Load `csv_path` into the worker's sandbox; raise DataUnavailable naming the dataset if it cannot."""
-        self.csv_path = csv_path
-        boot = {"dataset": dataset, "csv_path": str(csv_path), "work_dir": str(self.work_dir)}
+        boot = {"dataset": dataset, "csv_path": str(csv_path), "work_dir": str(work_dir), "limits": limits.to_dict()}
         try:
             reply = self.exchange(boot, _BOOT_TIMEOUT_SECONDS)
         except WorkerGone:
@@ -66,7 +60,6 @@ class WorkerProcess:
         if "error" in reply:
             self.stop()
             raise _ERRORS.get(reply["error"]["kind"], DataUnavailable)(reply["error"]["message"])
-        return self
 
     @property
     def alive(self) -> bool:
@@ -123,25 +116,18 @@ class WorkerProcess:
 class QueryWorker:
     """Runs queries for one version of one dataset in a supervised worker process.
 
-    The worker boots on `csv_path` when this object is created (raising DataUnavailable if the file is unusable),
-    in `started` if one is given, and is restarted from the same file whenever it had to be killed.
+    The worker boots on `csv_path` when this object is created (raising DataUnavailable if the file is unusable)
+    and is restarted from the same file whenever it had to be killed.
     """
 
-    def __init__(
-        self,
-        dataset: str,
-        csv_path: Path,
-        limits: QueryLimits,
-        work_dir: Path,
-        started: WorkerProcess | None = None,
-    ) -> None:
+    def __init__(self, dataset: str, csv_path: Path, limits: QueryLimits, work_dir: Path) -> None:
         self.dataset = dataset
         self.csv_path = csv_path
         self.limits = limits
         self.work_dir = work_dir
         self.restarts = 0
-        process = started if started is not None and started.alive else WorkerProcess(limits, work_dir)
-        self._process: WorkerProcess | None = process.boot(dataset, csv_path)
+        work_dir.mkdir(parents=True, exist_ok=True)
+        self._process: _Process | None = _Process(dataset, csv_path, limits, work_dir)
 
     def query(self, sql: str) -> QueryResult:
         process = self._running_process()
@@ -158,10 +144,10 @@ class QueryWorker:
             self._process.stop()
             self._process = None
 
-    def _running_process(self) -> WorkerProcess:
+    def _running_process(self) -> _Process:
         if self._process is None or not self._process.alive:
             self.restarts += 1
-            self._process = WorkerProcess(self.limits, self.work_dir).boot(self.dataset, self.csv_path)
+            self._process = _Process(self.dataset, self.csv_path, self.limits, self.work_dir)
         return self._process
 
     def _abort_message(self, reason: str) -> str:

@@ -22,16 +22,9 @@ def main() -> None:
     requests = sys.stdin.buffer
     replies = os.fdopen(os.dup(1), "wb")
     os.dup2(2, 1)  # anything else printed goes to the log, never into the reply channel
-    limits = json.loads(sys.argv[1])
-    _limit_address_space(limits["worker_address_space_mb"])
-    # Imported before the data is known: the parent starts the worker early, so this overlaps its download.
-    import search_core.sql.execute
-    import search_core.sql.sandbox  # noqa: F401
-
-    line = requests.readline()
-    if not line:  # the parent went away before it had data for us
-        return
-    session = _open_session(json.loads(line) | {"limits": limits}, replies)
+    boot = json.loads(requests.readline())
+    _limit_address_space(boot["limits"]["worker_address_space_mb"])
+    session = _open_session(boot, replies)
     if session is None:
         return
     for line in requests:
