@@ -28,7 +28,7 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from scripts.local_lambda import DATA_DIR, LAYER, ROOT, LambdaContext, import_function, load_event
+from scripts.local_lambda import DATA_DIR, LAYER, ROOT, LambdaContext, import_function, load_event, serve_s3
 from search_core.datasets.events import EVENTS
 from search_core.datasets.loading import load_dataset
 
@@ -88,28 +88,6 @@ def naive_call(csv_path: Path, sql: str) -> list[Any]:
     rows = con.execute(sql).fetchmany(10)
     con.close()
     return rows
-
-
-def start_s3() -> Any:
-    """moto's S3 server on loopback with an empty bucket `bench`; boto3 reaches it over HTTP."""
-    from moto.server import ThreadedMotoServer
-
-    server = ThreadedMotoServer(ip_address="127.0.0.1", port=0, verbose=False)
-    server.start()
-    host, port = server.get_host_and_port()
-    endpoint = f"http://{host}:{port}"
-    os.environ.update(
-        AWS_ENDPOINT_URL_S3=endpoint,
-        AWS_ACCESS_KEY_ID="bench",
-        AWS_SECRET_ACCESS_KEY="bench",
-        AWS_DEFAULT_REGION="ap-northeast-1",
-        POWERTOOLS_LOG_LEVEL="ERROR",
-        POWERTOOLS_TRACE_DISABLED="1",
-    )
-    import boto3
-
-    boto3.client("s3").create_bucket(Bucket="bench", CreateBucketConfiguration={"LocationConstraint": "ap-northeast-1"})
-    return server
 
 
 COLD_PROBE = """
@@ -200,7 +178,8 @@ def main() -> None:
     parser.add_argument("--repeat", type=int, default=200)
     args = parser.parse_args()
     print(f"# SQL search benchmark ({os.cpu_count()} cores, Python {sys.version.split()[0]})")
-    server = start_s3()
+    server = serve_s3("bench")
+    os.environ.update(POWERTOOLS_LOG_LEVEL="ERROR", POWERTOOLS_TRACE_DISABLED="1")
     try:
         for rows in args.rows:
             with tempfile.TemporaryDirectory() as work:

@@ -18,22 +18,23 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from scripts.local_lambda import DATA_DIR, EVENTS_DIR, LambdaContext, body_of, import_function, load_event
+from scripts.local_lambda import (
+    DATA_DIR,
+    EVENTS_DIR,
+    LambdaContext,
+    body_of,
+    close_function,
+    import_function,
+    load_event,
+    serve_s3,
+)
 
 BUCKET = "concierge-demo"
 
 
 def start_s3() -> Any:
-    from moto.server import ThreadedMotoServer
-
-    server = ThreadedMotoServer(ip_address="127.0.0.1", port=0, verbose=False)
-    server.start()
-    host, port = server.get_host_and_port()
+    server = serve_s3(BUCKET)
     os.environ.update(
-        AWS_ENDPOINT_URL_S3=f"http://{host}:{port}",
-        AWS_ACCESS_KEY_ID="demo",
-        AWS_SECRET_ACCESS_KEY="demo",
-        AWS_DEFAULT_REGION="ap-northeast-1",
         EVENTS_URI=f"s3://{BUCKET}/events.csv",
         STORES_URI=f"s3://{BUCKET}/stores.csv",
         CASES_URI=f"s3://{BUCKET}/cases.db",
@@ -47,10 +48,9 @@ def start_s3() -> Any:
     import boto3
 
     s3 = boto3.client("s3")
-    s3.create_bucket(Bucket=BUCKET, CreateBucketConfiguration={"LocationConstraint": "ap-northeast-1"})
     for name in ("events.csv", "stores.csv", "cases.db"):
         s3.upload_file(str(DATA_DIR / name), BUCKET, name)
-    print(f"moto S3: http://{host}:{port}  bucket {BUCKET}: events.csv, stores.csv, cases.db\n")
+    print(f"moto S3: {os.environ['AWS_ENDPOINT_URL_S3']}  bucket {BUCKET}: events.csv, stores.csv, cases.db\n")
     return server
 
 
@@ -122,7 +122,7 @@ def main() -> None:
                     print("━" * 100 + "\n■ 長い判決を最後まで読む（next_offset をたどる）")
                     read_to_the_end(function, context)
             finally:
-                (getattr(function, "search", None) or function.cases).close()
+                close_function(function)
     finally:
         server.stop()
 

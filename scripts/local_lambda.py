@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import importlib.util
 import json
+import os
 import sys
 from dataclasses import dataclass
 from pathlib import Path
@@ -44,6 +45,34 @@ def import_function(name: str, module_name: str | None = None) -> ModuleType:
     finally:
         sys.path.remove(str(folder))
     return module
+
+
+def close_function(module: ModuleType) -> None:
+    """Stop what a function module holds open (a worker process, a database connection) and forget the module."""
+    service = getattr(module, "search", None) or module.cases
+    service.close()
+    sys.modules.pop(module.__name__, None)
+
+
+def serve_s3(bucket: str) -> Any:
+    """moto's S3 server on 127.0.0.1 with an empty `bucket`; boto3 (and the functions) reach it over HTTP.
+
+    Returns the server: call `.stop()` when done.
+    """
+    import boto3
+    from moto.server import ThreadedMotoServer
+
+    server = ThreadedMotoServer(ip_address="127.0.0.1", port=0, verbose=False)
+    server.start()
+    host, port = server.get_host_and_port()
+    os.environ.update(
+        AWS_ENDPOINT_URL_S3=f"http://{host}:{port}",
+        AWS_ACCESS_KEY_ID="local",
+        AWS_SECRET_ACCESS_KEY="local",
+        AWS_DEFAULT_REGION="ap-northeast-1",
+    )
+    boto3.client("s3").create_bucket(Bucket=bucket, CreateBucketConfiguration={"LocationConstraint": "ap-northeast-1"})
+    return server
 
 
 def load_event(name: str) -> dict[str, Any]:

@@ -19,7 +19,7 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from scripts.local_lambda import ROOT, import_function
+from scripts.local_lambda import ROOT, close_function, import_function
 
 TEMPLATE = ROOT / "template.yaml"
 FUNCTIONS = ("search_events", "search_stores", "search_cases")
@@ -89,7 +89,7 @@ def generated_schema(name: str) -> dict[str, Any]:
     try:
         text = module.app.get_openapi_json_schema(title=TITLES[name], version=API_VERSION)
     finally:
-        (getattr(module, "search", None) or module.cases).close()
+        close_function(module)
     schema: dict[str, Any] = for_bedrock(json.loads(text))
     return schema
 

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import os
-import sys
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from types import ModuleType
@@ -12,7 +11,7 @@ from typing import Any
 import boto3
 import pytest
 from moto import mock_aws
-from scripts.local_lambda import DATA_DIR, LambdaContext, body_of, import_function, load_event
+from scripts.local_lambda import DATA_DIR, LambdaContext, body_of, close_function, import_function, load_event
 
 os.environ.setdefault("POWERTOOLS_TRACE_DISABLED", "1")
 os.environ.setdefault("POWERTOOLS_METRICS_NAMESPACE", "BedrockAgentSearchTests")
@@ -24,7 +23,7 @@ from search_core.sql.limits import QueryLimits
 from search_core.sql.sandbox import open_sandbox
 from search_core.storage import s3 as s3_storage
 
-__all__ = ["DATA_DIR", "LambdaContext", "body_of", "import_function", "load_event"]
+__all__ = ["DATA_DIR", "LambdaContext", "body_of", "close_function", "import_function", "load_event"]
 
 
 def status_of(response: dict[str, Any]) -> int:
@@ -59,13 +58,6 @@ def isolated_cache(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     for name in ("EVENTS_URI", "STORES_URI", "CASES_URI", "AWS_LAMBDA_FUNCTION_NAME"):
         monkeypatch.delenv(name, raising=False)
     return cache
-
-
-def close_function(module: ModuleType) -> None:
-    """Stop what a function module holds open (a worker process, a database connection)."""
-    service = getattr(module, "search", None) or module.cases
-    service.close()
-    sys.modules.pop(module.__name__, None)
 
 
 @pytest.fixture

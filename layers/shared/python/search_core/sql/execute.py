@@ -32,10 +32,11 @@ def run_query(
     try:
         with _deadline(con, limits.interrupt_seconds):
             cursor = con.execute(bounded)
+            description = cursor.description or []
             # SELECT * over the subquery makes repeated names unique (x, x_1), so no value is lost in the objects.
-            columns = [d[0] for d in cursor.description or []]
-            if any(_has_time_zone(d[1]) for d in cursor.description or []):
-                cursor = con.execute(_json_friendly(bounded, cursor.description or [], columns))
+            columns = [d[0] for d in description]
+            if any(_has_time_zone(d[1]) for d in description):
+                cursor = con.execute(_json_friendly(bounded, description, columns))
             rows = cursor.fetchall()
     except duckdb.InterruptException:
         raise QueryAborted(
