@@ -83,9 +83,6 @@ class _Process:
             if time.monotonic() > deadline:
                 self.stop()
                 raise WorkerGone("timeout")
-            if self._rss_bytes() > self._limits.worker_rss_cap_mb * 1024 * 1024:
-                self.stop()
-                raise WorkerGone("memory")
             readable, _, _ = select.select([fd], [], [], _POLL_SECONDS)
             if readable:
                 chunk = os.read(fd, 1 << 20)
@@ -93,6 +90,10 @@ class _Process:
                     self.stop()
                     raise WorkerGone("exited")
                 self._buffer += chunk
+            # Memory is checked only while the worker is busy: a quick query pays no /proc read.
+            elif self._rss_bytes() > self._limits.worker_rss_cap_mb * 1024 * 1024:
+                self.stop()
+                raise WorkerGone("memory")
         line, _, self._buffer = self._buffer.partition(b"\n")
         reply: dict[str, Any] = json.loads(line)
         return reply

@@ -6,9 +6,6 @@ every row, the query's own ORDER BY and smaller LIMIT are kept, and one extra ro
 
 from __future__ import annotations
 
-import threading
-from collections.abc import Iterator
-from contextlib import contextmanager
 from typing import Any
 
 import duckdb
@@ -20,6 +17,7 @@ from search_core.sql.limits import QueryLimits
 from search_core.sql.quoting import quote_identifier
 from search_core.sql.result import QueryResult
 from search_core.sql.values import Clipper
+from search_core.sql.watchdog import WATCHDOG
 
 
 def run_query(
@@ -30,7 +28,7 @@ def run_query(
     # One execute of the wrapped query: the relation API would bind and plan it two or three times.
     bounded = f"SELECT * FROM (\n{statement}\n) LIMIT {limits.max_rows + 1}"
     try:
-        with _deadline(con, limits.interrupt_seconds):
+        with WATCHDOG.deadline(con, limits.interrupt_seconds):
             cursor = con.execute(bounded)
             description = cursor.description or []
             # SELECT * over the subquery makes repeated names unique (x, x_1), so no value is lost in the objects.
@@ -57,28 +55,6 @@ def _memory_message(limits: QueryLimits) -> str:
         f"クエリがメモリ上限（約 {limits.duckdb_memory_mb} MB）を超えたため中断しました。"
         "巨大な文字列・結合・再帰を避け、条件を絞ってください。"
     )
-
-
-@contextmanager
-def _deadline(con: duckdb.DuckDBPyConnection, seconds: float) -> Iterator[None]:
-    """Interrupt the connection if the block runs past `seconds`; never interrupt a later query."""
-    lock = threading.Lock()
-    active = True
-
-    def interrupt() -> None:
-        with lock:
-            if active:
-                con.interrupt()
-
-    timer = threading.Timer(seconds, interrupt)
-    timer.daemon = True
-    timer.start()
-    try:
-        yield
-    finally:
-        with lock:
-            active = False
-        timer.cancel()
 
 
 def _has_time_zone(type_code: object) -> bool:

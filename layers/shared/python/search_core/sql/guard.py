@@ -78,7 +78,8 @@ def _nodes_to_check(con: duckdb.DuckDBPyConnection, statement: str) -> list[Json
             watched.append(node)
         return node
 
-    rows = con.execute("SELECT json_serialize_sql(?)", [statement]).fetchall()
+    # skip_null: a third less JSON to write and read (~0.2 ms); an absent field reads as null does here.
+    rows = con.execute("SELECT json_serialize_sql(?, skip_null := true)", [statement]).fetchall()
     try:
         tree: JsonNode = json.loads(rows[0][0], object_hook=collect) if rows else {"error": True}
     except RecursionError:
