@@ -55,4 +55,11 @@ def test_metrics_count_rejections_and_truncations(
     events_fn.lambda_handler(sql_event("search_events", "SELECT * FROM events"), lambda_context)
     emitted = [r for r in records(capsys.readouterr().out) if "_aws" in r]
     names = {m["Name"] for r in emitted for m in r["_aws"]["CloudWatchMetrics"][0]["Metrics"]}
-    assert {"RejectedQueries", "TruncatedResults", "RowsReturned", "QueryLatency", "DataReloads"} <= names
+    assert {
+        "RejectedQueries",
+        "TruncatedResults",
+        "RowsReturned",
+        "QueryLatency",
+        "DataReloads",
+        "DataLoadTime",
+    } <= names

@@ -8,6 +8,7 @@ from typing import Any
 import pytest
 
 from search_core.errors import ConfigurationError, DataUnavailable
+from search_core.observability import metrics
 from search_core.settings import Settings
 from search_core.storage import s3 as s3_storage
 from search_core.storage.cache import DatasetCopy
@@ -43,6 +44,17 @@ def test_first_use_downloads_once(data_bucket: str, tmp_path: Path, clock: FakeC
     local = copy_of(data_bucket, tmp_path, clock).current()
     assert local.path.read_bytes() == (DATA_DIR / "events.csv").read_bytes()
     assert s3_calls == ["GetObject"]
+
+
+def test_a_download_reports_how_long_it_took(data_bucket: str, tmp_path: Path, clock: FakeClock) -> None:
+    metrics.clear_metrics()
+    copy = copy_of(data_bucket, tmp_path, clock)
+    copy.current()
+    clock.now += 10
+    copy.current()
+    timings = metrics.metric_set["DataFetchTime"]["Value"]
+    metrics.clear_metrics()
+    assert len(timings) == 1 and timings[0] > 0
 
 
 def test_warm_calls_make_no_s3_call_between_checks(

@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from search_core.errors import DataUnavailable
-from search_core.observability import logger
+from search_core.observability import logger, metrics
 from search_core.storage import s3
 from search_core.storage.source import DataSource
 
@@ -78,7 +78,9 @@ class DatasetCopy:
                 return self._copy
         self.cache_dir.mkdir(parents=True, exist_ok=True)
         destination = self.cache_dir / f"{self._stem()}-{time.time_ns()}.csv"
+        started = time.perf_counter()
         etag = s3.download(self.source.bucket, self.source.key, destination, self.source.file_name)
+        metrics.add_metric(name="DataFetchTime", unit="Milliseconds", value=(time.perf_counter() - started) * 1000)
         logger.info("dataset downloaded", dataset=self.source.file_name, version=etag)
         return LocalCopy(destination, etag)
 

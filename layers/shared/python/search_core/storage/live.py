@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import time
 from collections.abc import Callable
 from typing import Generic, TypeVar
 
@@ -41,6 +42,7 @@ class LiveDataset(Generic[Loaded]):
         latest = self._dataset_copy().current()
         if self._served is not None and latest.version in (self._served[0].version, self._failed_version):
             return self._served[1]
+        started = time.perf_counter()
         try:
             fresh = self._open(latest)
         except DataUnavailable as error:
@@ -50,6 +52,7 @@ class LiveDataset(Generic[Loaded]):
             logger.warning("new data version unusable; serving the previous one", dataset=self.file_name,
                            reason=error.message)  # fmt: skip
             return self._served[1]
+        metrics.add_metric(name="DataLoadTime", unit="Milliseconds", value=(time.perf_counter() - started) * 1000)
         self._replace(latest, fresh)
         return fresh
 
