@@ -34,9 +34,14 @@ typecheck: setup
 demo: setup
 	$(PY) scripts/demo.py
 
+# Measure everything at every size, then write BENCHMARKS.md and docs/benchmarks.png (about 40 minutes on 2 cores;
+# the first run also generates and prepares a 1.2 GB case-law database, cached under build/bench/).
 bench: setup
+	mkdir -p build/bench
 	$(PY) scripts/bench_sql.py
-	$(PY) scripts/bench_cases.py
+	$(PY) scripts/bench_layer.py
+	$(PY) scripts/bench_cases.py > build/bench/cases.md
+	$(PY) scripts/bench_report.py
 
 # Regenerate what is derived from the code: the OpenAPI payloads in template.yaml, the layer's requirements.
 schema: setup

@@ -1,28 +1,33 @@
-"""make bench: warm and cold latency of the SQL functions, side by side with the naive design.
+"""make bench, SQL part: both SQL functions at several data sizes, side by side with the naive design.
 
-Generates events.csv at the sizes given (default 10,000 rows), serves it from moto's S3 server over HTTP, and
-measures in one run:
-- warm: lambda_handler with a real Bedrock event, per query (p50 / p95 over repeated calls);
-- baseline: the existing design, a new DuckDB connection and a CSV re-read per call, as a ratio;
-- direct: the same query on an open DuckDB connection (what the handler adds on top of DuckDB);
-- cold: a fresh Python process from start to the first answer (import, S3 fetch, worker boot and load).
-Figures are medians of this run on this machine; compare ratios, not absolute values, across machines.
+    .venv/bin/python scripts/bench_sql.py [--rows 1000 10000 100000 1000000] [--datasets events stores]
+
+For each dataset and size it generates a CSV shaped like the sample (cached under build/bench/sql/), serves it
+from moto's S3 server over HTTP and measures, in one run and on the same data:
+- warm: `lambda_handler` with a real Bedrock event, per typical query (p50 / p95 / p99);
+- direct: the same query, row cap included, on an open DuckDB connection with the worker's thread count;
+- naive: the existing design, a regex check plus a new connection and a CSV re-read on every call;
+- cold: fresh processes from start to the first answer, split into import, S3 fetch, load and first query
+  (fetch and load come from the function's own DataFetchTime / DataLoadTime metrics), and their peak memory.
+Writes build/bench/sql.json for scripts/bench_report.py. Figures are medians of this run on this machine.
 """
 
 from __future__ import annotations
 
 import argparse
-import contextlib
 import csv
 import json
+import logging
 import os
 import random
+import re
 import statistics
 import subprocess
 import sys
-import tempfile
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -31,161 +36,311 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from scripts.local_lambda import DATA_DIR, LAYER, ROOT, LambdaContext, import_function, load_event, serve_s3
 from search_core.datasets.events import EVENTS
 from search_core.datasets.loading import load_dataset
+from search_core.datasets.spec import DatasetSpec
+from search_core.datasets.stores import STORES
+from search_core.sql.execute import run_query
+from search_core.sql.guard import check_query
+from search_core.sql.limits import QueryLimits
 
-QUERIES = {
-    "free (JSON-in-text LIKE)": "SELECT event_name, date_time FROM events WHERE cost LIKE '%\"is_free\": true%'",
-    "October (date range)": "SELECT event_name, date_time FROM events "
-    "WHERE start_date <= DATE '2025-10-31' AND end_date >= DATE '2025-10-01' ORDER BY start_date LIMIT 10",
-    "count by venue (aggregate)": "SELECT location->>'venue' AS venue, count(*) AS n FROM events "
-    "GROUP BY venue ORDER BY n DESC",
-    "latest (ORDER BY + LIMIT)": "SELECT event_name, start_date FROM events ORDER BY start_date DESC LIMIT 5",
+BUILD = ROOT / "build" / "bench"
+# What template.yaml deploys the SQL functions with: 1,769 MB is one vCPU, so DuckDB gets one thread.
+LAMBDA_MEMORY_MB = 1769
+
+
+@dataclass(frozen=True)
+class Bench:
+    spec: DatasetSpec
+    function: str
+    event: str
+    queries: dict[str, str]
+
+
+BENCHES = {
+    "events": Bench(
+        EVENTS,
+        "search_events",
+        "search_events/free_events.json",
+        {
+            "free (JSON-in-text LIKE)": "SELECT event_name, date_time FROM events "
+            "WHERE cost LIKE '%\"is_free\": true%'",
+            "October (date range)": "SELECT event_name, date_time FROM events "
+            "WHERE start_date <= DATE '2025-10-31' AND end_date >= DATE '2025-10-01' ORDER BY start_date LIMIT 10",
+            "count by venue (aggregate)": "SELECT location->>'venue' AS venue, count(*) AS n FROM events "
+            "GROUP BY venue ORDER BY n DESC",
+            "latest (ORDER BY + LIMIT)": "SELECT event_name, start_date FROM events ORDER BY start_date DESC LIMIT 5",
+        },
+    ),
+    "stores": Bench(
+        STORES,
+        "search_stores",
+        "search_stores/parking_family.json",
+        {
+            "parking + family (JSON-in-text LIKE)": "SELECT store_name, facilities FROM stores "
+            "WHERE facilities LIKE '%駐車場%' AND target_audience LIKE '%ファミリー%'",
+            "cafés open Sat 8:30 (hours macro)": "SELECT store_name FROM stores WHERE category = 'カフェ' "
+            "AND is_open_at(opening_hours, TIMESTAMP '2025-10-04 08:30')",
+            "count by category (aggregate)": "SELECT category, count(*) AS n FROM stores GROUP BY category "
+            "ORDER BY n DESC",
+            "by floor (ORDER BY + LIMIT)": "SELECT store_name, location->>'floor' AS floor FROM stores "
+            "ORDER BY floor, store_name LIMIT 5",
+        },
+    ),
 }
 
 
-def generate_events(rows: int, path: Path) -> None:
-    """A CSV of `rows` events shaped like the sample (the sample rows, with shifted dates and names)."""
-    with (DATA_DIR / "events.csv").open(encoding="utf-8", newline="") as sample:
+# ---------------------------------------------------------------- data
+
+
+def generate(spec: DatasetSpec, rows: int, path: Path) -> None:
+    """`rows` rows built from the sample's, with unique names (and, for events, dates spread over two years)."""
+    with (DATA_DIR / spec.file_name).open(encoding="utf-8-sig", newline="") as sample:
         header, *templates = list(csv.reader(sample))
     rng = random.Random(42)
-    date_index = header.index("date_time")
-    name_index = header.index("event_name")
-    with path.open("w", encoding="utf-8", newline="") as out:
+    name = header.index(spec.csv_columns[0].name)
+    dates = header.index("date_time") if "date_time" in header else None
+    tmp = path.with_suffix(".partial")
+    with tmp.open("w", encoding="utf-8", newline="") as out:
         writer = csv.writer(out)
         writer.writerow(header)
         for i in range(rows):
             row = list(rng.choice(templates))
-            start = f"2025-{rng.randint(1, 12):02d}-{rng.randint(1, 28):02d}"
-            row[date_index] = start if rng.random() < 0.6 else f"{start}/2026-{rng.randint(1, 12):02d}-01"
-            row[name_index] = f"{row[name_index]} #{i}"
+            row[name] = f"{row[name]} #{i}"
+            if dates is not None:
+                start = f"2025-{rng.randint(1, 12):02d}-{rng.randint(1, 28):02d}"
+                row[dates] = start if rng.random() < 0.6 else f"{start}/2026-{rng.randint(1, 12):02d}-01"
             writer.writerow(row)
+    tmp.rename(path)
 
 
-def timed(call: Callable[[], Any], repeat: int) -> list[float]:
-    """Milliseconds per call. Metrics stay on (Lambda pays for them too) but their output is discarded."""
-    samples = []
-    with open(os.devnull, "w") as sink, contextlib.redirect_stdout(sink):
+def dataset_csv(bench: Bench, rows: int) -> Path:
+    path = BUILD / "sql" / f"{bench.spec.name}-{rows}.csv"
+    if not path.exists():
+        path.parent.mkdir(parents=True, exist_ok=True)
+        generate(bench.spec, rows, path)
+    return path
+
+
+# ---------------------------------------------------------------- timing
+
+
+@contextmanager
+def quiet_stdout() -> Iterator[None]:
+    """Send what the function prints (INFO logs, EMF metrics, as on Lambda) to /dev/null while timing."""
+    sys.stdout.flush()
+    saved, sink = os.dup(1), os.open(os.devnull, os.O_WRONLY)
+    os.dup2(sink, 1)
+    try:
+        yield
+    finally:
+        sys.stdout.flush()
+        os.dup2(saved, 1)
+        os.close(saved)
+        os.close(sink)
+
+
+def summary(samples: list[float]) -> dict[str, float]:
+    ordered = sorted(samples)
+
+    def at(q: float) -> float:
+        return ordered[min(len(ordered) - 1, round(q * (len(ordered) - 1)))]
+
+    return {"p50": statistics.median(ordered), "p95": at(0.95), "p99": at(0.99), "n": len(ordered)}
+
+
+def interleaved(calls: dict[str, Callable[[], Any]], repeat: int) -> dict[str, list[float]]:
+    """Milliseconds per call, the calls taking turns so that drift on a shared machine hits all of them alike."""
+    samples: dict[str, list[float]] = {name: [] for name in calls}
+    with quiet_stdout():
         for _ in range(repeat):
-            started = time.perf_counter()
-            call()
-            samples.append((time.perf_counter() - started) * 1000)
+            for name, call in calls.items():
+                started = time.perf_counter()
+                call()
+                samples[name].append((time.perf_counter() - started) * 1000)
     return samples
 
 
-def percentile(samples: list[float], q: float) -> float:
-    ordered = sorted(samples)
-    return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
+# ---------------------------------------------------------------- the naive design
+
+_NAIVE_SELECT = re.compile(r"^\s*(select|with)\b", re.IGNORECASE)
+_NAIVE_FORBIDDEN = re.compile(r"\b(insert|update|delete|drop|alter|create|copy|attach|pragma|install|load)\b", re.I)
 
 
-def naive_call(csv_path: Path, sql: str) -> list[Any]:
-    """The existing tools' design: regex-free keyword check, new connection and CSV read on every call."""
+def naive_call(spec: DatasetSpec, csv_path: Path, sql: str) -> list[Any]:
+    """The existing tools' design: a regex check, then a new connection and a full CSV read on every call.
+
+    It loads with our loader so the same queries (which use the date helper columns) run on both sides.
+    """
     import duckdb
 
-    lowered = sql.lower()
-    if not lowered.lstrip().startswith("select") or any(w in lowered for w in ("drop ", "delete ", "insert ")):
+    if not _NAIVE_SELECT.match(sql) or _NAIVE_FORBIDDEN.search(sql):
         raise ValueError("rejected")
     con = duckdb.connect()
-    load_dataset(con, EVENTS, csv_path)  # the CSV read, plus the helper columns the queries use
-    rows = con.execute(sql).fetchmany(10)
-    con.close()
-    return rows
+    try:
+        load_dataset(con, spec, csv_path)
+        return con.execute(sql).fetchmany(10)
+    finally:
+        con.close()
 
+
+# ---------------------------------------------------------------- cold start
 
 COLD_PROBE = """
-import json, sys, time
+import json, os, sys, time
 t0 = time.perf_counter()
 sys.path[:0] = [{layer!r}, {function!r}, {root!r}]
 import app
 t1 = time.perf_counter()
 from scripts.local_lambda import LambdaContext
 event = json.load(open({event!r}, encoding="utf-8"))
-event["requestBody"]["content"]["application/json"]["properties"][0]["value"] = "SELECT count(*) FROM events"
-response = app.lambda_handler(event, LambdaContext())
+def ask(sql):
+    event["requestBody"]["content"]["application/json"]["properties"][0]["value"] = sql
+    response = app.lambda_handler(event, LambdaContext())
+    assert response["response"]["httpStatusCode"] == 200, response
+ask({first!r})
 t2 = time.perf_counter()
-assert response["response"]["httpStatusCode"] == 200, response
-print(json.dumps({{"import_ms": (t1 - t0) * 1000, "first_call_ms": (t2 - t1) * 1000}}))
+answered = time.time()
+for sql in {queries!r}:
+    ask(sql)
+# VmHWM, not getrusage: ru_maxrss survives exec and so counts the parent a process was forked from.
+def peak_mb(pid):
+    status = dict(line.split(":", 1) for line in open(f"/proc/{{pid}}/status"))
+    return int(status["VmHWM"].split()[0]) / 1024
+tasks = os.listdir("/proc/self/task")
+workers = [int(p) for t in tasks for p in open(f"/proc/self/task/{{t}}/children").read().split()]
+print("RESULT " + json.dumps({{"import_ms": (t1 - t0) * 1000, "first_call_ms": (t2 - t1) * 1000, "answered": answered,
+      "function_peak_mb": peak_mb("self"), "worker_peak_mb": max(map(peak_mb, workers), default=0)}}))
 app.search.close()
 """
 
 
-def cold_start(uri: str, cache: Path, repeat: int) -> dict[str, float]:
-    """Median over fresh processes: process start → first answer, with the import and first call split out."""
+def cold_starts(bench: Bench, uri: str, repeat: int, traced: bool) -> dict[str, float]:
+    """Medians over fresh processes. `traced` runs as on Lambda with tracing on (X-Ray SDK loaded, botocore
+    patched; segments go to a daemon address nobody listens on)."""
     probe = COLD_PROBE.format(
         layer=str(LAYER),
         root=str(ROOT),
-        function=str(ROOT / "functions" / "search_events"),
-        event=str(ROOT / "events" / "search_events" / "free_events.json"),
+        function=str(ROOT / "functions" / bench.function),
+        event=str(ROOT / "events" / bench.event),
+        first=f"SELECT count(*) FROM {bench.spec.table}",
+        queries=list(bench.queries.values()),
     )
-    totals, imports, firsts = [], [], []
-    for i in range(repeat):
-        env = {**os.environ, "EVENTS_URI": uri, "DATA_CACHE_DIR": str(cache / f"cold-{i}")}
-        started = time.perf_counter()
-        output = subprocess.run([sys.executable, "-c", probe], env=env, capture_output=True, text=True, check=True)
-        totals.append((time.perf_counter() - started) * 1000)
-        figures = json.loads(output.stdout.strip().splitlines()[-1])
-        imports.append(figures["import_ms"])
-        firsts.append(figures["first_call_ms"])
-    return {
-        "process_to_answer_ms": statistics.median(totals),
-        "import_ms": statistics.median(imports),
-        "first_call_ms": statistics.median(firsts),
-    }
+    env = {**os.environ, f"{bench.spec.name.upper()}_URI": uri, "POWERTOOLS_LOG_LEVEL": "INFO"}
+    if traced:
+        env.update(
+            LAMBDA_TASK_ROOT=str(ROOT / "functions" / bench.function),
+            POWERTOOLS_TRACE_DISABLED="false",
+            _X_AMZN_TRACE_ID="Root=1-5759e988-bd862e3fe1be46a994272793;Parent=53995c3f42cd8ad8;Sampled=1",
+            AWS_XRAY_DAEMON_ADDRESS="127.0.0.1:2000",
+        )
+    runs = [_one_cold_start(probe, {**env, "DATA_CACHE_DIR": str(BUILD / "cold" / str(i))}) for i in range(repeat)]
+    return {key: statistics.median(run[key] for run in runs) for key in runs[0]}
 
 
-def bench_size(rows: int, work: Path, repeat: int) -> None:
-    import boto3
+def _one_cold_start(probe: str, env: dict[str, str]) -> dict[str, float]:
+    started = time.time()
+    done = subprocess.run([sys.executable, "-c", probe], env=env, capture_output=True, text=True, check=True)
+    lines = done.stdout.splitlines()
+    figures: dict[str, float] = json.loads(next(line for line in lines if line.startswith("RESULT "))[7:])
+    total = (figures.pop("answered") - started) * 1000
+    first_metrics = next(json.loads(line) for line in lines if line.startswith('{"_aws"'))
+    fetch, load = first_metrics["DataFetchTime"], first_metrics["DataLoadTime"]
+    figures.update(
+        process_to_answer_ms=total,
+        fetch_ms=fetch[0] if isinstance(fetch, list) else fetch,
+        load_ms=load[0] if isinstance(load, list) else load,
+    )
+    figures["first_query_ms"] = figures["first_call_ms"] - figures["fetch_ms"] - figures["load_ms"]
+    return figures
+
+
+# ---------------------------------------------------------------- warm
+
+
+def warm(bench: Bench, csv_path: Path, uri: str, rows: int, repeat: int) -> list[dict[str, Any]]:
     import duckdb
 
-    csv_path = work / "events.csv"
-    generate_events(rows, csv_path)
-    key = f"events-{rows}.csv"
+    os.environ[f"{bench.spec.name.upper()}_URI"] = uri
+    os.environ["DATA_CACHE_DIR"] = str(BUILD / "warm")
+    function = import_function(bench.function, f"bench_{bench.spec.name}_{rows}")
+    limits: QueryLimits = function.search.limits
+    direct = duckdb.connect(config={"threads": limits.threads, "memory_limit": f"{limits.duckdb_memory_mb}MB"})
+    load_dataset(direct, bench.spec, csv_path)
+    context, base = LambdaContext(), load_event(bench.event)
+    results = []
+    for label, sql in bench.queries.items():
+        event = json.loads(json.dumps(base))
+        event["requestBody"]["content"]["application/json"]["properties"][0]["value"] = sql
+        bounded = f"SELECT * FROM (\n{sql}\n) LIMIT {limits.max_rows + 1}"
+        calls = {
+            "handler": lambda event=event: function.lambda_handler(event, context),
+            "direct": lambda bounded=bounded: direct.execute(bounded).fetchall(),
+            # For "where the time goes": the guard alone, and guard + deadline + query + value shaping in-process.
+            "guard": lambda sql=sql: check_query(direct, sql, bench.spec.table_names),
+            "in_process": lambda sql=sql: run_query(direct, sql, bench.spec.table_names, limits),
+        }
+        interleaved(calls, 3)  # the first call fetches, boots the worker and loads
+        samples = interleaved(calls, repeat)
+        naive = interleaved({"naive": lambda sql=sql: naive_call(bench.spec, csv_path, sql)}, naive_repeat(rows))
+        results.append({"label": label, "sql": sql, **{k: summary(v) for k, v in {**samples, **naive}.items()}})
+        print(f"  {label}: handler p50 {results[-1]['handler']['p50']:.2f} ms", file=sys.stderr)
+    function.search.close()
+    direct.close()
+    return results
+
+
+def warm_repeat(rows: int, repeat: int) -> int:
+    return repeat if rows <= 100_000 else max(30, repeat // 4)
+
+
+def naive_repeat(rows: int) -> int:
+    return 20 if rows <= 10_000 else 5 if rows <= 100_000 else 3
+
+
+# ---------------------------------------------------------------- driver
+
+
+def bench_one(bench: Bench, rows: int, repeat: int, traced_at: int) -> dict[str, Any]:
+    import boto3
+
+    csv_path = dataset_csv(bench, rows)
+    key = f"{bench.spec.name}-{rows}.csv"
     boto3.client("s3").upload_file(str(csv_path), "bench", key)
     uri = f"s3://bench/{key}"
-    os.environ.update(EVENTS_URI=uri, DATA_CACHE_DIR=str(work / "warm"))
-    function = import_function("search_events", f"bench_events_{rows}")
-    # Same thread count as the worker, so the difference is what the handler adds.
-    direct = duckdb.connect(config={"threads": function.search.limits.threads})
-    load_dataset(direct, EVENTS, csv_path)
-    context = LambdaContext()
-    base_event = load_event("search_events/free_events.json")
-    print(f"\n## events.csv, {rows:,} rows ({csv_path.stat().st_size / 1e6:.1f} MB)\n")
-    print("| query | warm p50 ms | warm p95 ms | direct DuckDB p50 ms | naive p50 ms | naive / warm |")
-    print("|---|---:|---:|---:|---:|---:|")
-    for label, sql in QUERIES.items():
-        event = json.loads(json.dumps(base_event))
-        event["requestBody"]["content"]["application/json"]["properties"][0]["value"] = sql
-        warm_up = timed(lambda event=event: function.lambda_handler(event, context), 3)  # fetch, boot, load
-        assert warm_up
-        warm = timed(lambda event=event: function.lambda_handler(event, context), repeat)
-        on_duckdb = timed(lambda sql=sql: direct.execute(sql).fetchmany(11), repeat)
-        naive = timed(lambda sql=sql: naive_call(csv_path, sql), max(5, repeat // 10))
-        p50, naive50 = statistics.median(warm), statistics.median(naive)
-        print(
-            f"| {label} | {p50:.2f} | {percentile(warm, 0.95):.2f} | {statistics.median(on_duckdb):.2f} "
-            f"| {naive50:.1f} | {naive50 / p50:.0f}× |"
-        )
-    function.search.close()
-    cold = cold_start(uri, work, repeat=5)
-    print(
-        f"\nCold start (fresh process → first answer, median of 5): {cold['process_to_answer_ms']:.0f} ms; "
-        f"import {cold['import_ms']:.0f} ms, first call (S3 fetch + worker boot + load + query) "
-        f"{cold['first_call_ms']:.0f} ms."
-    )
+    print(f"{bench.spec.name} × {rows:,}", file=sys.stderr)
+    result: dict[str, Any] = {
+        "dataset": bench.spec.name,
+        "rows": rows,
+        "csv_mb": csv_path.stat().st_size / 1e6,
+        "queries": warm(bench, csv_path, uri, rows, warm_repeat(rows, repeat)),
+        "cold": cold_starts(bench, uri, 5 if rows <= 100_000 else 3, traced=False),
+    }
+    if rows == traced_at:
+        result["cold_traced"] = cold_starts(bench, uri, 5, traced=True)
+    return result
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__)
-    parser.add_argument("--rows", type=int, nargs="+", default=[10_000])
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--rows", type=int, nargs="+", default=[1_000, 10_000, 100_000, 1_000_000])
+    parser.add_argument("--datasets", nargs="+", choices=sorted(BENCHES), default=sorted(BENCHES))
     parser.add_argument("--repeat", type=int, default=200)
+    parser.add_argument("--out", type=Path, default=BUILD / "sql.json")
     args = parser.parse_args()
-    print(f"# SQL search benchmark ({os.cpu_count()} cores, Python {sys.version.split()[0]})")
+    logging.getLogger("werkzeug").setLevel(logging.ERROR)  # moto's server logs every request
     server = serve_s3("bench")
-    os.environ.update(POWERTOOLS_LOG_LEVEL="ERROR", POWERTOOLS_TRACE_DISABLED="1")
+    os.environ.update(
+        POWERTOOLS_LOG_LEVEL="INFO",
+        POWERTOOLS_TRACE_DISABLED="1",
+        AWS_LAMBDA_FUNCTION_MEMORY_SIZE=str(LAMBDA_MEMORY_MB),
+    )
     try:
-        for rows in args.rows:
-            with tempfile.TemporaryDirectory() as work:
-                bench_size(rows, Path(work), args.repeat)
+        runs = [bench_one(BENCHES[name], rows, args.repeat, 10_000) for name in args.datasets for rows in args.rows]
     finally:
         server.stop()
+    machine = {"cpus": os.cpu_count(), "python": sys.version.split()[0], "lambda_memory_mb": LAMBDA_MEMORY_MB}
+    args.out.parent.mkdir(parents=True, exist_ok=True)
+    args.out.write_text(json.dumps({"machine": machine, "runs": runs}, ensure_ascii=False, indent=1), encoding="utf-8")
+    print(f"wrote {args.out}", file=sys.stderr)
 
 
 if __name__ == "__main__":
