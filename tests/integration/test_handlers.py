@@ -6,6 +6,7 @@ import csv
 import io
 import json
 from collections.abc import Callable
+from dataclasses import replace
 from types import ModuleType
 from typing import Any
 
@@ -231,6 +232,20 @@ def test_a_new_object_version_is_served_without_a_cold_start(
     function, count = refreshing_events_fn, COUNT
     aws.put_object(Bucket=data_bucket, Key="data/events.csv", Body=first_rows_of_sample_events(3))
     assert body_of(call(function, count, lambda_context))["results"] == [{"n": 3}]
+
+
+def test_large_data_is_served_from_one_table_file_per_version(
+    refreshing_events_fn: ModuleType, aws: Any, data_bucket: str, lambda_context: LambdaContext
+) -> None:
+    function = refreshing_events_fn
+    function.search.limits = replace(function.search.limits, table_file_min_bytes=0)  # every CSV counts as large
+    aws.put_object(Bucket=data_bucket, Key="data/events.csv", Body=first_rows_of_sample_events(3))
+    assert body_of(call(function, COUNT, lambda_context))["results"] == [{"n": 3}]
+    table_files = sorted((function.search.settings.cache_dir / "events-worker").glob("*.duckdb"))
+    aws.put_object(Bucket=data_bucket, Key="data/events.csv", Body=first_rows_of_sample_events(5))
+    assert body_of(call(function, COUNT, lambda_context))["results"] == [{"n": 5}]
+    replaced = sorted((function.search.settings.cache_dir / "events-worker").glob("*.duckdb"))
+    assert len(table_files) == len(replaced) == 1 and table_files != replaced  # the old file left with its worker
 
 
 def test_a_broken_new_version_keeps_the_last_good_data(

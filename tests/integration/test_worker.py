@@ -7,6 +7,7 @@ These run the real worker process. DuckDB alone does not stop `repeat('x', 40000
 from __future__ import annotations
 
 import os
+import signal
 import time
 from collections.abc import Iterator
 from dataclasses import replace
@@ -133,3 +134,39 @@ def test_no_worker_is_left_behind(tmp_path: Path) -> None:
     pid = runner._process._proc.pid
     runner.close()
     assert not os.path.exists(f"/proc/{pid}") or "Z" in Path(f"/proc/{pid}/stat").read_text().split()[2]
+
+
+def test_a_table_file_serves_the_same_rows_as_memory(worker: QueryWorker, tmp_path: Path) -> None:
+    table_file = tmp_path / "file" / "events-v1.duckdb"
+    from_file = QueryWorker("events", DATA_DIR / "events.csv", LIMITS, tmp_path / "file", table_file)
+    try:
+        for sql in (
+            "SELECT * FROM events ORDER BY event_name",
+            "DESCRIBE events",
+            "SELECT jst_today() > DATE '2025-01-01'",
+        ):
+            assert from_file.query(sql) == worker.query(sql)
+    finally:
+        from_file.close()
+
+
+def test_a_restarted_worker_reopens_its_table_file_and_closing_removes_it(tmp_path: Path) -> None:
+    table_file = tmp_path / "file" / "events-v1.duckdb"
+    runner = QueryWorker("events", DATA_DIR / "events.csv", LIMITS, tmp_path / "file", table_file)
+    written = table_file.stat().st_mtime_ns
+    assert runner._process is not None
+    os.kill(runner._process._proc.pid, signal.SIGKILL)  # as if a runaway had been killed
+    runner._process._proc.wait()
+    assert_still_serving(runner)
+    assert runner.restarts == 1 and table_file.stat().st_mtime_ns == written
+    runner.close()
+    assert list(table_file.parent.glob("events-v1.duckdb*")) == []
+
+
+def test_an_unusable_csv_leaves_no_table_file(tmp_path: Path) -> None:
+    broken = tmp_path / "broken.csv"
+    broken.write_text("event_name\nonly one column\n", encoding="utf-8")
+    table_file = tmp_path / "file" / "events-v1.duckdb"
+    with pytest.raises(DataUnavailable, match="列が仕様と一致しません"):
+        QueryWorker("events", broken, LIMITS, tmp_path / "file", table_file)
+    assert list(table_file.parent.glob("events-v1.duckdb*")) == []

@@ -9,11 +9,23 @@ from typing import Any
 import duckdb
 import pytest
 
+from search_core.datasets.events import EVENTS
+from search_core.datasets.loading import write_dataset_file
+from search_core.sql.sandbox import connect_bounded, open_sandbox
+from tests.conftest import DATA_DIR, TEST_LIMITS
 
-@pytest.fixture
-def locked(sandbox: Callable[..., Any]) -> duckdb.DuckDBPyConnection:
-    con: duckdb.DuckDBPyConnection = sandbox("events")
-    return con
+
+@pytest.fixture(params=["in memory", "from a table file"])
+def locked(request: pytest.FixtureRequest, sandbox: Callable[..., Any], tmp_path: Path) -> duckdb.DuckDBPyConnection:
+    """The worker's connection, both ways it can hold a dataset."""
+    if request.param == "in memory":
+        con: duckdb.DuckDBPyConnection = sandbox("events")
+        return con
+    table_file = tmp_path / "events-v1.duckdb"
+    write_dataset_file(
+        EVENTS, DATA_DIR / "events.csv", table_file, lambda db: connect_bounded(TEST_LIMITS, tmp_path, db)
+    )
+    return open_sandbox(TEST_LIMITS, tmp_path, database=table_file)
 
 
 @pytest.mark.parametrize(
@@ -53,6 +65,12 @@ def test_configuration_is_locked(locked: duckdb.DuckDBPyConnection, sql: str) ->
 
 def test_data_is_loaded_before_the_lock(locked: duckdb.DuckDBPyConnection) -> None:
     assert locked.execute("SELECT count(*) FROM events").fetchall() == [(32,)]
+
+
+@pytest.mark.parametrize("table", ["events", '"events.csv"', "events.csv"])
+def test_every_name_and_macro_of_the_dataset_is_there(locked: duckdb.DuckDBPyConnection, table: str) -> None:
+    sql = f"SELECT count(*) FROM {table} WHERE start_date <= jst_today() + INTERVAL 100 YEAR"
+    assert locked.execute(sql).fetchall() == [(31,)]  # one sample event has no date
 
 
 def test_sizes_come_from_the_limits(locked: duckdb.DuckDBPyConnection, test_limits: Any) -> None:

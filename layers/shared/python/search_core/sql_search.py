@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import hashlib
 import time
+from pathlib import Path
 from typing import Any
 
 from pydantic import BaseModel, Field
@@ -52,9 +54,14 @@ class SqlSearch:
         self._data.close()
 
     def _start_worker(self, local: LocalCopy) -> QueryWorker:
-        return QueryWorker(
-            self.spec.name, local.path, self.limits, self.settings.cache_dir / f"{self.spec.name}-worker"
-        )
+        work_dir = self.settings.cache_dir / f"{self.spec.name}-worker"
+        return QueryWorker(self.spec.name, local.path, self.limits, work_dir, self._table_file(local, work_dir))
+
+    def _table_file(self, local: LocalCopy, work_dir: Path) -> Path | None:
+        """Where a large CSV's DuckDB file goes, one per data version; None keeps a small one in memory."""
+        if local.path.stat().st_size < self.limits.table_file_min_bytes:
+            return None
+        return work_dir / f"{self.spec.name}-{hashlib.sha256(local.version.encode()).hexdigest()[:16]}.duckdb"
 
     def _run(self, worker: QueryWorker, sql: str) -> QueryResult:
         started = time.perf_counter()

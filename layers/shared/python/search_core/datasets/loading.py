@@ -1,7 +1,9 @@
-"""Turn a dataset's CSV into its table, helper columns, name aliases and macros on a DuckDB connection."""
+"""Turn a dataset's CSV into its table, helper columns, name aliases and macros on a DuckDB connection or file."""
 
 from __future__ import annotations
 
+import os
+from collections.abc import Callable
 from pathlib import Path
 
 import duckdb
@@ -26,6 +28,30 @@ def load_dataset(con: duckdb.DuckDBPyConnection, spec: DatasetSpec, csv_path: Pa
     _create_aliases(con, spec)
     for macro in spec.macros:
         con.execute(f"CREATE MACRO {macro.signature} AS {macro.body}")
+
+
+def write_dataset_file(
+    spec: DatasetSpec,
+    csv_path: Path,
+    destination: Path,
+    connect: Callable[[Path], duckdb.DuckDBPyConnection],
+) -> None:
+    """Load `csv_path` into a DuckDB file at `destination` (table, aliases and macros), complete or not at all.
+
+    Opened read-only afterwards, the file serves queries as fast as an in-memory table while DuckDB keeps only
+    the blocks it reads in memory, and a restarted worker reopens it instead of parsing the CSV again. DuckDB
+    names the file's catalog after its stem, so the stem must differ from the table's name (`events-<version>`).
+    """
+    partial = destination.with_name(destination.name + ".part")
+    for leftover in (partial, partial.with_name(partial.name + ".wal")):  # of a build that was killed
+        leftover.unlink(missing_ok=True)
+    con = connect(partial)
+    try:
+        load_dataset(con, spec, csv_path)
+        con.execute("CHECKPOINT")
+    finally:
+        con.close()
+    os.replace(partial, destination)
 
 
 def _check_header(con: duckdb.DuckDBPyConnection, spec: DatasetSpec, csv_path: Path) -> None:

@@ -37,9 +37,11 @@ class WorkerGone(Exception):
 
 
 class _Process:
-    """One running worker, booted on one CSV file."""
+    """One running worker, booted on one CSV file (through `table_file` when given)."""
 
-    def __init__(self, dataset: str, csv_path: Path, limits: QueryLimits, work_dir: Path) -> None:
+    def __init__(
+        self, dataset: str, csv_path: Path, limits: QueryLimits, work_dir: Path, table_file: Path | None
+    ) -> None:
         self.csv_path = csv_path
         self._limits = limits
         self._proc = subprocess.Popen(
@@ -50,7 +52,13 @@ class _Process:
             cwd=work_dir,
         )
         self._buffer = b""
-        boot = {"dataset": dataset, "csv_path": str(csv_path), "work_dir": str(work_dir), "limits": limits.to_dict()}
+        boot = {
+            "dataset": dataset,
+            "csv_path": str(csv_path),
+            "table_file": str(table_file) if table_file else None,
+            "work_dir": str(work_dir),
+            "limits": limits.to_dict(),
+        }
         try:
             reply = self.exchange(boot, _BOOT_TIMEOUT_SECONDS)
         except WorkerGone:
@@ -118,17 +126,26 @@ class QueryWorker:
     """Runs queries for one version of one dataset in a supervised worker process.
 
     The worker boots on `csv_path` when this object is created (raising DataUnavailable if the file is unusable)
-    and is restarted from the same file whenever it had to be killed.
+    and is restarted from the same file whenever it had to be killed. With `table_file`, the first worker
+    converts the CSV into that DuckDB file and every worker serves from it; closing deletes it.
     """
 
-    def __init__(self, dataset: str, csv_path: Path, limits: QueryLimits, work_dir: Path) -> None:
+    def __init__(
+        self, dataset: str, csv_path: Path, limits: QueryLimits, work_dir: Path, table_file: Path | None = None
+    ) -> None:
         self.dataset = dataset
         self.csv_path = csv_path
         self.limits = limits
         self.work_dir = work_dir
+        self.table_file = table_file
         self.restarts = 0
         work_dir.mkdir(parents=True, exist_ok=True)
-        self._process: _Process | None = _Process(dataset, csv_path, limits, work_dir)
+        self._process: _Process | None = None
+        try:
+            self._process = self._start()
+        except DataUnavailable:
+            self._remove_table_file()
+            raise
 
     def query(self, sql: str) -> QueryResult:
         process = self._running_process()
@@ -144,12 +161,21 @@ class QueryWorker:
         if self._process is not None:
             self._process.stop()
             self._process = None
+        self._remove_table_file()
+
+    def _start(self) -> _Process:
+        return _Process(self.dataset, self.csv_path, self.limits, self.work_dir, self.table_file)
 
     def _running_process(self) -> _Process:
         if self._process is None or not self._process.alive:
             self.restarts += 1
-            self._process = _Process(self.dataset, self.csv_path, self.limits, self.work_dir)
+            self._process = self._start()
         return self._process
+
+    def _remove_table_file(self) -> None:
+        if self.table_file is not None:
+            for suffix in ("", ".part", ".part.wal", ".wal"):
+                self.table_file.with_name(self.table_file.name + suffix).unlink(missing_ok=True)
 
     def _abort_message(self, reason: str) -> str:
         if reason == "timeout":

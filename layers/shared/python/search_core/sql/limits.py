@@ -30,6 +30,8 @@ class QueryLimits:
     duckdb_memory_mb: int
     worker_rss_cap_mb: int
     worker_address_space_mb: int
+    # CSVs this large are converted once into a DuckDB file rather than loaded into memory (see for_function).
+    table_file_min_bytes: int
     max_rows: int = MAX_ROWS
     max_cell_chars: int = MAX_CELL_CHARS
 
@@ -52,12 +54,17 @@ class QueryLimits:
         """
         cpus = cpu_count or os.cpu_count() or 1
         worker_cap = max(256, memory_mb - _PARENT_RESERVE_MB)
+        duckdb_memory_mb = max(128, worker_cap // 2)
         return cls(
             timeout_seconds=timeout_seconds,
             threads=max(1, min(cpus, memory_mb // _MB_PER_VCPU)),
-            duckdb_memory_mb=max(128, worker_cap // 2),
+            duckdb_memory_mb=duckdb_memory_mb,
             worker_rss_cap_mb=worker_cap,
             worker_address_space_mb=worker_cap + _ADDRESS_SPACE_HEADROOM_MB,
+            # Measured at 1,000,000 events (490 MB of CSV): in memory the worker holds ~600 MB and a restart
+            # reloads for 4 s; from a file it holds ~85 MB and reopens in ~25 ms, for a first load ~1.3 s (35%)
+            # slower. Below a quarter of DuckDB's memory limit (201 MB at 1,769 MB) the faster first load wins.
+            table_file_min_bytes=duckdb_memory_mb * 2**20 // 4,
         )
 
     def to_dict(self) -> dict[str, Any]:

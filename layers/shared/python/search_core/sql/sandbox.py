@@ -29,11 +29,24 @@ def open_sandbox(
 
     With `database`, that file is opened read-only; otherwise the connection is in memory.
     """
+    con = connect_bounded(limits, work_dir, database, read_only=database is not None)
+    if load is not None:
+        load(con)
+    for statement in _LOCKDOWN:
+        con.execute(statement)
+    return con
+
+
+def connect_bounded(
+    limits: QueryLimits, work_dir: Path, database: Path | None = None, read_only: bool = False
+) -> duckdb.DuckDBPyConnection:
+    """A connection with the resource bounds of `limits` (threads, memory, spill space) and no extension loading,
+    not yet locked down: for loading data, before `open_sandbox` serves queries."""
     spill_dir = work_dir / "duckdb-tmp"
     spill_dir.mkdir(parents=True, exist_ok=True)
-    con = duckdb.connect(
+    return duckdb.connect(
         str(database) if database else ":memory:",
-        read_only=database is not None,
+        read_only=read_only,
         config={
             "threads": limits.threads,
             "memory_limit": f"{limits.duckdb_memory_mb}MB",
@@ -45,8 +58,3 @@ def open_sandbox(
             "allow_community_extensions": False,
         },
     )
-    if load is not None:
-        load(con)
-    for statement in _LOCKDOWN:
-        con.execute(statement)
-    return con

@@ -33,15 +33,21 @@ def main() -> None:
 
 class _Session:
     def __init__(self, boot: dict[str, Any]) -> None:
-        from search_core.datasets.loading import load_dataset
+        from search_core.datasets.loading import load_dataset, write_dataset_file
         from search_core.datasets.registry import SQL_DATASETS
         from search_core.sql.limits import QueryLimits
-        from search_core.sql.sandbox import open_sandbox
+        from search_core.sql.sandbox import connect_bounded, open_sandbox
 
         self.spec = SQL_DATASETS[boot["dataset"]]
         self.limits = QueryLimits(**boot["limits"])
-        csv_path = Path(boot["csv_path"])
-        self.con = open_sandbox(self.limits, Path(boot["work_dir"]), lambda c: load_dataset(c, self.spec, csv_path))
+        csv_path, work_dir = Path(boot["csv_path"]), Path(boot["work_dir"])
+        if boot.get("table_file") is None:
+            self.con = open_sandbox(self.limits, work_dir, lambda c: load_dataset(c, self.spec, csv_path))
+            return
+        table_file = Path(boot["table_file"])
+        if not table_file.exists():  # a restarted worker reopens the file its predecessor wrote
+            write_dataset_file(self.spec, csv_path, table_file, lambda db: connect_bounded(self.limits, work_dir, db))
+        self.con = open_sandbox(self.limits, work_dir, database=table_file)
 
     def answer(self, sql: str) -> dict[str, Any]:
         from search_core.sql.execute import run_query
