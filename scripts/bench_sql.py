@@ -38,6 +38,7 @@ from search_core.datasets.events import EVENTS
 from search_core.datasets.loading import load_dataset
 from search_core.datasets.spec import DatasetSpec
 from search_core.datasets.stores import STORES
+from search_core.sql.client import QueryWorker
 from search_core.sql.execute import run_query
 from search_core.sql.guard import check_query
 from search_core.sql.limits import QueryLimits
@@ -296,10 +297,51 @@ def naive_repeat(rows: int) -> int:
     return 20 if rows <= 10_000 else 5 if rows <= 100_000 else 3
 
 
+# ---------------------------------------------------------------- load formats
+
+
+def load_formats(bench: Bench, csv_path: Path) -> dict[str, dict[str, float]]:
+    """The two ways a worker can hold the data, on the same CSV: first boot, a successor's boot (what a worker
+    killed by a runaway query costs the next call), the memory it then holds, and a full-scan query."""
+    limits = QueryLimits.for_function(LAMBDA_MEMORY_MB, 30.0)
+    work = BUILD / "formats"
+    aggregate = next(sql for label, sql in bench.queries.items() if "aggregate" in label)
+    results = {}
+    for name in ("memory", "file"):
+        table_file = work / f"{bench.spec.name}-bench.duckdb" if name == "file" else None
+        started = time.perf_counter()
+        first = QueryWorker(bench.spec.name, csv_path, limits, work, table_file)
+        boot_ms = (time.perf_counter() - started) * 1000
+        started = time.perf_counter()
+        successor = QueryWorker(bench.spec.name, csv_path, limits, work, table_file)
+        restart_ms = (time.perf_counter() - started) * 1000
+        successor.query(aggregate)
+        query = interleaved({"q": lambda worker=successor: worker.query(aggregate)}, 10)["q"]
+        results[name] = {
+            "boot_ms": boot_ms,
+            "restart_ms": restart_ms,
+            "held_mb": max(_worker_rss_mb()),
+            "aggregate_ms": statistics.median(query),
+        }
+        successor.close()
+        first.close()
+    return results
+
+
+def _worker_rss_mb() -> list[float]:
+    """VmRSS of this process's children (the workers alive now)."""
+    sizes = []
+    for task in os.listdir("/proc/self/task"):
+        for pid in Path(f"/proc/self/task/{task}/children").read_text().split():
+            status = dict(line.split(":", 1) for line in Path(f"/proc/{pid}/status").read_text().splitlines())
+            sizes.append(int(status["VmRSS"].split()[0]) / 1024)
+    return sizes
+
+
 # ---------------------------------------------------------------- driver
 
 
-def bench_one(bench: Bench, rows: int, repeat: int, traced_at: int) -> dict[str, Any]:
+def bench_one(bench: Bench, rows: int, repeat: int, traced_at: int, formats_from: int) -> dict[str, Any]:
     import boto3
 
     csv_path = dataset_csv(bench, rows)
@@ -316,6 +358,8 @@ def bench_one(bench: Bench, rows: int, repeat: int, traced_at: int) -> dict[str,
     }
     if rows == traced_at:
         result["cold_traced"] = cold_starts(bench, uri, 5, traced=True)
+    if rows >= formats_from:
+        result["formats"] = load_formats(bench, csv_path)
     return result
 
 
@@ -334,7 +378,11 @@ def main() -> None:
         AWS_LAMBDA_FUNCTION_MEMORY_SIZE=str(LAMBDA_MEMORY_MB),
     )
     try:
-        runs = [bench_one(BENCHES[name], rows, args.repeat, 10_000) for name in args.datasets for rows in args.rows]
+        runs = [
+            bench_one(BENCHES[name], rows, args.repeat, traced_at=10_000, formats_from=100_000)
+            for name in args.datasets
+            for rows in args.rows
+        ]
     finally:
         server.stop()
     machine = {"cpus": os.cpu_count(), "python": sys.version.split()[0], "lambda_memory_mb": LAMBDA_MEMORY_MB}

@@ -30,8 +30,14 @@ JsonNode = dict[str, Any]
 
 def check_query(con: duckdb.DuckDBPyConnection, sql: str, table_names: frozenset[str]) -> str:
     """Return the single statement in `sql` if it is a read-only query over `table_names`; else raise."""
-    statement = _single_select(sql)
-    nodes = _nodes_to_check(con, statement)
+    # Without a ';' the text holds at most one statement, and only a SELECT serialises: DuckDB's statement
+    # splitter (~0.15 ms) then runs only when the parse fails, to say why.
+    statement = sql.strip() if ";" not in sql and 0 < len(sql) <= MAX_SQL_CHARS else _single_select(sql)
+    try:
+        nodes = _nodes_to_check(con, statement)
+    except QueryRejected:
+        _single_select(sql)  # not one SELECT: that is the clearer reason
+        raise
     allowed = _allowed_relations(table_names) | {(name,) for name in _cte_names(nodes)}
     # Table references first: a refused table function then gets the more helpful of the two messages.
     for node in sorted(nodes, key=lambda node: node.get("class") == "FUNCTION"):
@@ -88,6 +94,8 @@ def _nodes_to_check(con: duckdb.DuckDBPyConnection, statement: str) -> list[Json
         if tree.get("error_type") == "nesting" or "depth" in str(tree.get("error_message", "")):
             raise QueryRejected("SQL の入れ子が深すぎます。もっと単純な形に書き直してください。")
         raise QueryRejected(f"この SQL は受け付けられません: {tree.get('error_message', '解析できません')}")
+    if len(tree.get("statements", [])) != 1:
+        raise QueryRejected("SQL は SELECT 文を 1 つだけ送ってください。")
     return watched
 
 
