@@ -53,6 +53,8 @@ build: $(SAM)
 	AWS_DEFAULT_REGION=$${AWS_DEFAULT_REGION:-ap-northeast-1} $(SAM) validate --lint
 	$(SAM) build
 	@du -sm .aws-sam/build/SharedLayer | awk '{print "layer unzipped: " $$1 " MB (limit 250 MB with the functions)"}'
+	@find .aws-sam/build/SharedLayer -name '*.cpython-313.pyc' | wc -l | \
+		awk '{print "layer bytecode: " $$1 " .pyc files for python3.13" ($$1 ? "" : " (none: ~0.9 s slower cold starts)")}'
 
 $(SAM):
 	python3 -m venv $(SAM_VENV)

@@ -21,6 +21,7 @@ import logging
 import os
 import random
 import re
+import shutil
 import statistics
 import subprocess
 import sys
@@ -234,6 +235,7 @@ def cold_starts(bench: Bench, uri: str, repeat: int, traced: bool) -> dict[str, 
             AWS_XRAY_DAEMON_ADDRESS="127.0.0.1:2000",
         )
     runs = [_one_cold_start(probe, {**env, "DATA_CACHE_DIR": str(BUILD / "cold" / str(i))}) for i in range(repeat)]
+    shutil.rmtree(BUILD / "cold")  # each run left its own copy of the data
     return {key: statistics.median(run[key] for run in runs) for key in runs[0]}
 
 
