@@ -215,9 +215,10 @@ app.search.close()
 """
 
 
-def cold_starts(bench: Bench, uri: str, repeat: int, traced: bool) -> dict[str, float]:
+def cold_starts(bench: Bench, uri: str, repeat: int, traced: bool = False, one_cpu: bool = False) -> dict[str, float]:
     """Medians over fresh processes. `traced` runs as on Lambda with tracing on (X-Ray SDK loaded, botocore
-    patched; segments go to a daemon address nobody listens on)."""
+    patched; segments go to a daemon address nobody listens on); `one_cpu` pins the process and its worker to
+    one CPU, as Lambda allocates up to 1,769 MB."""
     probe = COLD_PROBE.format(
         layer=str(LAYER),
         root=str(ROOT),
@@ -234,14 +235,17 @@ def cold_starts(bench: Bench, uri: str, repeat: int, traced: bool) -> dict[str, 
             _X_AMZN_TRACE_ID="Root=1-5759e988-bd862e3fe1be46a994272793;Parent=53995c3f42cd8ad8;Sampled=1",
             AWS_XRAY_DAEMON_ADDRESS="127.0.0.1:2000",
         )
-    runs = [_one_cold_start(probe, {**env, "DATA_CACHE_DIR": str(BUILD / "cold" / str(i))}) for i in range(repeat)]
+    runs = [
+        _one_cold_start(probe, {**env, "DATA_CACHE_DIR": str(BUILD / "cold" / str(i))}, one_cpu) for i in range(repeat)
+    ]
     shutil.rmtree(BUILD / "cold")  # each run left its own copy of the data
     return {key: statistics.median(run[key] for run in runs) for key in runs[0]}
 
 
-def _one_cold_start(probe: str, env: dict[str, str]) -> dict[str, float]:
+def _one_cold_start(probe: str, env: dict[str, str], one_cpu: bool) -> dict[str, float]:
     started = time.time()
-    done = subprocess.run([sys.executable, "-c", probe], env=env, capture_output=True, text=True, check=True)
+    command = [*(["taskset", "-c", "0"] if one_cpu else []), sys.executable, "-c", probe]
+    done = subprocess.run(command, env=env, capture_output=True, text=True, check=True)
     lines = done.stdout.splitlines()
     figures: dict[str, float] = json.loads(next(line for line in lines if line.startswith("RESULT "))[7:])
     total = (figures.pop("answered") - started) * 1000
@@ -330,6 +334,22 @@ def load_formats(bench: Bench, csv_path: Path) -> dict[str, dict[str, float]]:
     return results
 
 
+def thread_scaling(bench: Bench, csv_path: Path) -> dict[str, float]:
+    """The full-scan query on an open connection with 1 and 2 DuckDB threads (1,769 and 3,538 MB on Lambda)."""
+    import duckdb
+
+    aggregate = next(sql for label, sql in bench.queries.items() if "aggregate" in label)
+    medians = {}
+    for threads in (1, 2):
+        con = duckdb.connect(config={"threads": threads})
+        load_dataset(con, bench.spec, csv_path)
+        medians[f"threads_{threads}_ms"] = statistics.median(
+            interleaved({"q": lambda con=con: con.execute(aggregate).fetchall()}, 10)["q"]
+        )
+        con.close()
+    return medians
+
+
 def _worker_rss_mb() -> list[float]:
     """VmRSS of this process's children (the workers alive now)."""
     sizes = []
@@ -356,12 +376,17 @@ def bench_one(bench: Bench, rows: int, repeat: int, traced_at: int, formats_from
         "rows": rows,
         "csv_mb": csv_path.stat().st_size / 1e6,
         "queries": warm(bench, csv_path, uri, rows, warm_repeat(rows, repeat)),
-        "cold": cold_starts(bench, uri, 5 if rows <= 100_000 else 3, traced=False),
+        "cold": cold_starts(bench, uri, 5 if rows <= 100_000 else 3),
     }
     if rows == traced_at:
-        result["cold_traced"] = cold_starts(bench, uri, 5, traced=True)
+        result["cold_variants"] = {
+            "X-Ray on": cold_starts(bench, uri, 5, traced=True),
+            "one CPU": cold_starts(bench, uri, 5, one_cpu=True),
+        }
     if rows >= formats_from:
         result["formats"] = load_formats(bench, csv_path)
+    if rows >= 1_000_000:
+        result["threads"] = thread_scaling(bench, csv_path)
     return result
 
 

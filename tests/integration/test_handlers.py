@@ -7,6 +7,7 @@ import io
 import json
 from collections.abc import Callable
 from dataclasses import replace
+from pathlib import Path
 from types import ModuleType
 from typing import Any
 
@@ -246,6 +247,22 @@ def test_large_data_is_served_from_one_table_file_per_version(
     assert body_of(call(function, COUNT, lambda_context))["results"] == [{"n": 5}]
     replaced = sorted((function.search.settings.cache_dir / "events-worker").glob("*.duckdb"))
     assert len(table_files) == len(replaced) == 1 and table_files != replaced  # the old file left with its worker
+
+
+def worker_processes(work_dir: Path) -> list[int]:
+    """The worker processes of this test process that run in `work_dir`."""
+    pids = [int(pid) for task in Path("/proc/self/task").iterdir() for pid in (task / "children").read_text().split()]
+    return [pid for pid in pids if Path(f"/proc/{pid}/cwd").resolve() == work_dir.resolve()]
+
+
+def test_one_worker_serves_and_none_is_left_idle(events_fn: ModuleType, lambda_context: LambdaContext) -> None:
+    work_dir = events_fn.search.settings.cache_dir / "events-worker"
+    rejected = sql_event("search_events", "DROP TABLE events")
+    for event in (rejected, COUNT, rejected, COUNT):
+        call(events_fn, event, lambda_context)
+    assert len(worker_processes(work_dir)) == 1
+    events_fn.search.close()
+    assert worker_processes(work_dir) == []
 
 
 def test_a_broken_new_version_keeps_the_last_good_data(

@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 
 from search_core.errors import DataUnavailable, QueryAborted, QueryRejected
-from search_core.sql.client import QueryWorker
+from search_core.sql.client import QueryWorker, WorkerLauncher
 from search_core.sql.limits import QueryLimits
 from tests.conftest import DATA_DIR
 
@@ -170,3 +170,31 @@ def test_an_unusable_csv_leaves_no_table_file(tmp_path: Path) -> None:
     with pytest.raises(DataUnavailable, match="列が仕様と一致しません"):
         QueryWorker("events", broken, LIMITS, tmp_path / "file", table_file)
     assert list(table_file.parent.glob("events-v1.duckdb*")) == []
+
+
+def test_a_worker_started_ahead_is_the_one_that_boots(tmp_path: Path) -> None:
+    launcher = WorkerLauncher(tmp_path / "ahead", cpus=2)
+    launcher.start_ahead()
+    launcher.start_ahead()  # idempotent while the spare is alive
+    spare = launcher._spare
+    assert spare is not None
+    runner = QueryWorker("events", DATA_DIR / "events.csv", LIMITS, tmp_path / "ahead", launcher=launcher)
+    assert runner._process is not None and runner._process._proc.pid == spare.pid
+    assert_still_serving(runner)
+    runner.close()
+    launcher.close()
+
+
+def test_with_one_cpu_nothing_is_started_ahead(tmp_path: Path) -> None:
+    launcher = WorkerLauncher(tmp_path / "one", cpus=1)
+    launcher.start_ahead()
+    assert launcher._spare is None
+
+
+def test_closing_the_launcher_stops_its_spare(tmp_path: Path) -> None:
+    launcher = WorkerLauncher(tmp_path / "spare", cpus=2)
+    launcher.start_ahead()
+    spare = launcher._spare
+    assert spare is not None
+    launcher.close()
+    assert spare.poll() is not None

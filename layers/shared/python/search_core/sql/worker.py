@@ -2,7 +2,8 @@
 
 Run as `python -m search_core.sql.worker`. It lives in its own process so that a query DuckDB cannot stop
 (a multi-gigabyte allocation ignores both memory_limit and interrupt) takes down only this process, which
-the parent kills and restarts; its environment holds no credentials.
+the parent kills and restarts; its environment holds no credentials. It imports DuckDB before it reads its boot
+line, so a worker started ahead of its data does that while the parent is still downloading.
 """
 
 from __future__ import annotations
@@ -15,7 +16,12 @@ import traceback
 from pathlib import Path
 from typing import IO, Any
 
+from search_core.datasets.loading import load_dataset, write_dataset_file
+from search_core.datasets.registry import SQL_DATASETS
 from search_core.errors import SearchError
+from search_core.sql.execute import run_query
+from search_core.sql.limits import QueryLimits
+from search_core.sql.sandbox import connect_bounded, open_sandbox
 
 
 def main() -> None:
@@ -33,11 +39,6 @@ def main() -> None:
 
 class _Session:
     def __init__(self, boot: dict[str, Any]) -> None:
-        from search_core.datasets.loading import load_dataset, write_dataset_file
-        from search_core.datasets.registry import SQL_DATASETS
-        from search_core.sql.limits import QueryLimits
-        from search_core.sql.sandbox import connect_bounded, open_sandbox
-
         self.spec = SQL_DATASETS[boot["dataset"]]
         self.limits = QueryLimits(**boot["limits"])
         csv_path, work_dir = Path(boot["csv_path"]), Path(boot["work_dir"])
@@ -50,8 +51,6 @@ class _Session:
         self.con = open_sandbox(self.limits, work_dir, database=table_file)
 
     def answer(self, sql: str) -> dict[str, Any]:
-        from search_core.sql.execute import run_query
-
         try:
             result = run_query(self.con, sql, self.spec.table_names, self.limits)
         except SearchError as error:
