@@ -34,8 +34,8 @@ typecheck: setup
 demo: setup
 	$(PY) scripts/demo.py
 
-# Measure everything at every size, then write BENCHMARKS.md and docs/benchmarks.png (about 40 minutes on 2 cores;
-# the first run also generates and prepares a 1.2 GB case-law database, cached under build/bench/).
+# Measure everything at every size, then write BENCHMARKS.md and docs/benchmarks.png (about 20 minutes on 2 cores;
+# the first run also spends ~10 minutes generating the data, a 1.2 GB case-law database among it, under build/bench/).
 bench: setup
 	mkdir -p build/bench
 	$(PY) scripts/bench_sql.py

@@ -36,7 +36,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from scripts.local_lambda import DATA_DIR, LAYER, ROOT, LambdaContext, import_function, load_event, serve_s3
 from search_core.datasets.events import EVENTS
-from search_core.datasets.loading import load_dataset
+from search_core.datasets.loading import load_dataset, write_dataset_file
 from search_core.datasets.spec import DatasetSpec
 from search_core.datasets.stores import STORES
 from search_core.sql.client import QueryWorker
@@ -264,14 +264,12 @@ def _one_cold_start(probe: str, env: dict[str, str], one_cpu: bool) -> dict[str,
 
 
 def warm(bench: Bench, csv_path: Path, uri: str, rows: int, repeat: int) -> list[dict[str, Any]]:
-    import duckdb
 
     os.environ[f"{bench.spec.name.upper()}_URI"] = uri
     os.environ["DATA_CACHE_DIR"] = str(BUILD / "warm")
     function = import_function(bench.function, f"bench_{bench.spec.name}_{rows}")
     limits: QueryLimits = function.search.limits
-    direct = duckdb.connect(config={"threads": limits.threads, "memory_limit": f"{limits.duckdb_memory_mb}MB"})
-    load_dataset(direct, bench.spec, csv_path)
+    direct = direct_connection(bench, csv_path, limits)
     context, base = LambdaContext(), load_event(bench.event)
     results = []
     for label, sql in bench.queries.items():
@@ -293,6 +291,23 @@ def warm(bench: Bench, csv_path: Path, uri: str, rows: int, repeat: int) -> list
     function.search.close()
     direct.close()
     return results
+
+
+def direct_connection(bench: Bench, csv_path: Path, limits: QueryLimits) -> Any:
+    """An open connection holding the data as the worker does (in memory, or a DuckDB file for a large CSV),
+    with its thread count and memory limit but none of its checks."""
+    import duckdb
+
+    config = {"threads": limits.threads, "memory_limit": f"{limits.duckdb_memory_mb}MB"}
+    if csv_path.stat().st_size < limits.table_file_min_bytes:
+        con = duckdb.connect(config=config)
+        load_dataset(con, bench.spec, csv_path)
+        return con
+    table_file = BUILD / "direct" / f"{bench.spec.name}-direct.duckdb"
+    table_file.parent.mkdir(parents=True, exist_ok=True)
+    table_file.unlink(missing_ok=True)
+    write_dataset_file(bench.spec, csv_path, table_file, lambda db: duckdb.connect(str(db), config=config))
+    return duckdb.connect(str(table_file), read_only=True, config=config)
 
 
 def warm_repeat(rows: int, repeat: int) -> int:

@@ -61,9 +61,10 @@ class QueryLimits:
             duckdb_memory_mb=duckdb_memory_mb,
             worker_rss_cap_mb=worker_cap,
             worker_address_space_mb=worker_cap + _ADDRESS_SPACE_HEADROOM_MB,
-            # Measured at 1,000,000 events (490 MB of CSV): in memory the worker holds ~600 MB and a restart
-            # reloads for 4 s; from a file it holds ~85 MB and reopens in ~25 ms, for a first load ~1.3 s (35%)
-            # slower. Below a quarter of DuckDB's memory limit (201 MB at 1,769 MB) the faster first load wins.
+            # Measured at 1,000,000 events (490 MB of CSV; BENCHMARKS.md, "Load format"): in memory the worker
+            # holds ~650 MB and its successor after a kill needs 4.3 s; from a file it holds ~80 MB and a successor
+            # serves in ~0.2 s, for a first load 1.5 s (34%) slower. Below a quarter of DuckDB's memory limit
+            # (201 MB at 1,769 MB) the faster first load wins.
             table_file_min_bytes=duckdb_memory_mb * 2**20 // 4,
         )
 
