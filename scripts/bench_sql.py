@@ -264,7 +264,6 @@ def _one_cold_start(probe: str, env: dict[str, str], one_cpu: bool) -> dict[str,
 
 
 def warm(bench: Bench, csv_path: Path, uri: str, rows: int, repeat: int) -> list[dict[str, Any]]:
-
     os.environ[f"{bench.spec.name.upper()}_URI"] = uri
     os.environ["DATA_CACHE_DIR"] = str(BUILD / "warm")
     function = import_function(bench.function, f"bench_{bench.spec.name}_{rows}")

@@ -31,8 +31,8 @@ class SqlSearchResponse(BaseModel):
 class SqlSearch:
     """Answers SQL for one dataset; the data is fetched on first use and re-validated by ETag afterwards.
 
-    Each version of the data gets its own worker; a new one replaces the old only once it has booted. The first
-    worker is started before the first download, so its imports overlap it.
+    Each version of the data gets its own worker; a new one replaces the old only once it has booted. Given a
+    second CPU, the first worker is started before the first download, so that its own start overlaps it.
     """
 
     def __init__(self, spec: DatasetSpec, settings: Settings | None = None) -> None:
