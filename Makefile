@@ -54,7 +54,7 @@ build: $(SAM)
 	$(SAM) build
 	@du -sm .aws-sam/build/SharedLayer | awk '{print "layer unzipped: " $$1 " MB (limit 250 MB with the functions)"}'
 	@find .aws-sam/build/SharedLayer -name '*.cpython-313.pyc' | wc -l | \
-		awk '{print "layer bytecode: " $$1 " .pyc files for python3.13" ($$1 ? "" : " (none: ~0.9 s slower cold starts)")}'
+		awk '{print "layer bytecode: " $$1 " .pyc files for python3.13" ($$1 ? "" : " (none: cold starts 0.6–0.9 s slower)")}'
 
 $(SAM):
 	python3 -m venv $(SAM_VENV)
