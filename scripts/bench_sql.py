@@ -298,7 +298,7 @@ def direct_connection(bench: Bench, csv_path: Path, limits: QueryLimits) -> Any:
     import duckdb
 
     config = {"threads": limits.threads, "memory_limit": f"{limits.duckdb_memory_mb}MB"}
-    if csv_path.stat().st_size < limits.table_file_min_bytes:
+    if limits.holds_in_memory(csv_path.stat().st_size):
         con = duckdb.connect(config=config)
         load_dataset(con, bench.spec, csv_path)
         return con

@@ -2,9 +2,7 @@
 
 from __future__ import annotations
 
-import hashlib
 import time
-from pathlib import Path
 from typing import Any
 
 from pydantic import BaseModel, Field
@@ -63,14 +61,10 @@ class SqlSearch:
         self._launcher.close()
 
     def _start_worker(self, local: LocalCopy) -> QueryWorker:
-        table_file = self._table_file(local, self._work_dir)
+        # A large CSV is served from a DuckDB file made once per version; a small one is held in memory.
+        large = not self.limits.holds_in_memory(local.path.stat().st_size)
+        table_file = local.derived_file(self._work_dir, self.spec.name) if large else None
         return QueryWorker(self.spec.name, local.path, self.limits, self._work_dir, table_file, self._launcher)
-
-    def _table_file(self, local: LocalCopy, work_dir: Path) -> Path | None:
-        """Where a large CSV's DuckDB file goes, one per data version; None keeps a small one in memory."""
-        if local.path.stat().st_size < self.limits.table_file_min_bytes:
-            return None
-        return work_dir / f"{self.spec.name}-{hashlib.sha256(local.version.encode()).hexdigest()[:16]}.duckdb"
 
     def _run(self, worker: QueryWorker, sql: str) -> QueryResult:
         started = time.perf_counter()

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import hashlib
 import json
 import sqlite3
 from pathlib import Path
@@ -38,7 +37,7 @@ def open_cases(local: LocalCopy, limits: QueryLimits, work_dir: Path) -> CaseInd
 
 def _prepared(local: LocalCopy, work_dir: Path) -> Path:
     """Prepare a raw file once per version (slow for a large file: upload a prepared one instead)."""
-    target = work_dir / f"cases-{hashlib.sha256(local.version.encode()).hexdigest()[:16]}.duckdb"
+    target = local.derived_file(work_dir, "cases")
     if not target.exists():
         work_dir.mkdir(parents=True, exist_ok=True)
         for stale in work_dir.glob("cases-*.duckdb"):

@@ -68,5 +68,13 @@ class QueryLimits:
             table_file_min_bytes=duckdb_memory_mb * 2**20 // 4,
         )
 
+    def holds_in_memory(self, csv_bytes: int) -> bool:
+        """Whether a CSV this large is loaded into memory rather than converted into a DuckDB file.
+
+        >>> QueryLimits.for_function(1769, 5.0).holds_in_memory(490_000_000)
+        False
+        """
+        return csv_bytes < self.table_file_min_bytes
+
     def to_dict(self) -> dict[str, Any]:
         return asdict(self)

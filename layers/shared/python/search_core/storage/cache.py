@@ -19,6 +19,14 @@ class LocalCopy:
     path: Path
     version: str
 
+    def derived_file(self, folder: Path, stem: str) -> Path:
+        """Where a DuckDB file made from this version goes: one per version, named after a hash of it.
+
+        >>> LocalCopy(Path("events.csv"), '"abc"').derived_file(Path("/tmp"), "events").name
+        'events-6cc43f858fbb7633.duckdb'
+        """
+        return folder / f"{stem}-{hashlib.sha256(self.version.encode()).hexdigest()[:16]}.duckdb"
+
 
 class DatasetCopy:
     """Serves the newest copy it could get: a failed refresh logs and keeps the copy it has.
