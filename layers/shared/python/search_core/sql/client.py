@@ -7,6 +7,7 @@ killed, the agent is told why, and the next query starts a fresh worker from the
 
 from __future__ import annotations
 
+import glob
 import json
 import os
 import select
@@ -86,7 +87,6 @@ class _Process:
         work_dir: Path,
         table_file: Path | None,
     ) -> None:
-        self.csv_path = csv_path
         self._limits = limits
         self._proc = proc
         self._buffer = b""
@@ -213,9 +213,10 @@ class QueryWorker:
         return self._process
 
     def _remove_table_file(self) -> None:
+        """The file and whatever its writer left beside it (a partial file, a write-ahead log)."""
         if self.table_file is not None:
-            for suffix in ("", ".part", ".part.wal", ".wal"):
-                self.table_file.with_name(self.table_file.name + suffix).unlink(missing_ok=True)
+            for path in self.table_file.parent.glob(glob.escape(self.table_file.name) + "*"):
+                path.unlink(missing_ok=True)
 
     def _abort_message(self, reason: str) -> str:
         if reason == "timeout":
