@@ -34,6 +34,8 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+from tests.integration.test_load import children, process_rss_mb
+
 from scripts.local_lambda import DATA_DIR, LAYER, ROOT, LambdaContext, import_function, load_event, serve_s3
 from search_core.datasets.events import EVENTS
 from search_core.datasets.loading import load_dataset, write_dataset_file
@@ -340,7 +342,7 @@ def load_formats(bench: Bench, csv_path: Path) -> dict[str, dict[str, float]]:
         results[name] = {
             "boot_ms": boot_ms,
             "restart_ms": restart_ms,
-            "held_mb": max(_worker_rss_mb()),
+            "held_mb": max(map(process_rss_mb, children())),  # the workers alive now
             "aggregate_ms": statistics.median(query),
         }
         successor.close()
@@ -362,16 +364,6 @@ def thread_scaling(bench: Bench, csv_path: Path) -> dict[str, float]:
         )
         con.close()
     return medians
-
-
-def _worker_rss_mb() -> list[float]:
-    """VmRSS of this process's children (the workers alive now)."""
-    sizes = []
-    for task in os.listdir("/proc/self/task"):
-        for pid in Path(f"/proc/self/task/{task}/children").read_text().split():
-            status = dict(line.split(":", 1) for line in Path(f"/proc/{pid}/status").read_text().splitlines())
-            sizes.append(int(status["VmRSS"].split()[0]) / 1024)
-    return sizes
 
 
 # ---------------------------------------------------------------- driver

@@ -16,6 +16,7 @@ import pytest
 from search_core.responses import BUDGET_BYTES, response_bytes
 from search_core.sql.limits import TRUNCATION_MARKER
 from tests.conftest import DATA_DIR, LambdaContext, body_of, load_event, sql_event, status_of
+from tests.integration.test_load import children
 
 
 @pytest.fixture
@@ -251,8 +252,7 @@ def test_large_data_is_served_from_one_table_file_per_version(
 
 def worker_processes(work_dir: Path) -> list[int]:
     """The worker processes of this test process that run in `work_dir`."""
-    pids = [int(pid) for task in Path("/proc/self/task").iterdir() for pid in (task / "children").read_text().split()]
-    return [pid for pid in pids if Path(f"/proc/{pid}/cwd").resolve() == work_dir.resolve()]
+    return [pid for pid in children() if Path(f"/proc/{pid}/cwd").resolve() == work_dir.resolve()]
 
 
 def test_one_worker_serves_and_none_is_left_idle(events_fn: ModuleType, lambda_context: LambdaContext) -> None:
