@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 import os
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from types import ModuleType
 from typing import Any
@@ -55,9 +56,31 @@ def test_limits() -> QueryLimits:
 def isolated_cache(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     cache = tmp_path / "cache"
     monkeypatch.setenv("DATA_CACHE_DIR", str(cache))
-    for name in ("EVENTS_URI", "STORES_URI", "CASES_URI", "AWS_LAMBDA_FUNCTION_NAME"):
+    for name in _DATA_VARIABLES:
         monkeypatch.delenv(name, raising=False)
     return cache
+
+
+# Unset, they make the functions serve the sample data in data/ (outside Lambda).
+_DATA_VARIABLES = ("EVENTS_URI", "STORES_URI", "CASES_URI", "AWS_LAMBDA_FUNCTION_NAME")
+
+
+@contextmanager
+def sample_functions(names: Iterable[str], tag: str, cache_dir: Path, **env: str) -> Iterator[dict[str, ModuleType]]:
+    """For module-scoped fixtures: each function imported once on the sample data with `env` set, and its worker
+    stopped afterwards."""
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setenv("DATA_CACHE_DIR", str(cache_dir))
+        for name in _DATA_VARIABLES:
+            patch.delenv(name, raising=False)
+        for key, value in env.items():
+            patch.setenv(key, value)
+        loaded = {name: import_function(name, f"{name}_{tag}") for name in names}
+        try:
+            yield loaded
+        finally:
+            for module in loaded.values():
+                close_function(module)
 
 
 @pytest.fixture

@@ -17,7 +17,7 @@ import pytest
 
 from search_core.responses import BUDGET_BYTES, response_bytes
 from tests.attacks.corpus import CORPUS, TARGETS, ask, matches, outcome
-from tests.conftest import body_of, close_function, import_function
+from tests.conftest import body_of, sample_functions
 
 SECRET = f"canary-secret-{secrets.token_hex(8)}"
 FILE_SECRET = f"canary-file-{secrets.token_hex(8)}"
@@ -32,18 +32,16 @@ def canary_file(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 @pytest.fixture(scope="module")
 def functions(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, ModuleType]]:
-    with pytest.MonkeyPatch.context() as patch:
-        patch.setenv("DATA_CACHE_DIR", str(tmp_path_factory.mktemp("cache")))
-        patch.setenv("QUERY_TIMEOUT_SECONDS", "1")
-        patch.setenv("AWS_LAMBDA_FUNCTION_MEMORY_SIZE", "1024")
-        patch.setenv("AWS_SECRET_ACCESS_KEY", SECRET)
-        patch.setenv("CANARY_SECRET", SECRET)
-        for name in ("EVENTS_URI", "STORES_URI", "AWS_LAMBDA_FUNCTION_NAME"):
-            patch.delenv(name, raising=False)
-        loaded = {name: import_function(name, f"{name}_attacks") for name in TARGETS}
+    with sample_functions(
+        TARGETS,
+        "attacks",
+        tmp_path_factory.mktemp("cache"),
+        QUERY_TIMEOUT_SECONDS="1",
+        AWS_LAMBDA_FUNCTION_MEMORY_SIZE="1024",
+        AWS_SECRET_ACCESS_KEY=SECRET,
+        CANARY_SECRET=SECRET,
+    ) as loaded:
         yield loaded
-    for module in loaded.values():
-        close_function(module)
 
 
 @pytest.mark.slow

@@ -16,7 +16,7 @@ from jsonschema import Draft7Validator
 from scripts import schema
 
 from search_core.responses import BUDGET_BYTES, response_bytes
-from tests.conftest import LambdaContext, close_function, import_function, load_event
+from tests.conftest import LambdaContext, load_event, sample_functions
 
 # The examples run against the bundled sample data; CI can raise the counts with HYPOTHESIS_EXAMPLES.
 EXAMPLES = int(os.environ.get("HYPOTHESIS_EXAMPLES", "300"))
@@ -73,14 +73,8 @@ def assert_matches_published_schema(published: dict[str, Any], name: str, respon
 
 @pytest.fixture(scope="module")
 def functions(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, ModuleType]]:
-    with pytest.MonkeyPatch.context() as patch:
-        patch.setenv("DATA_CACHE_DIR", str(tmp_path_factory.mktemp("cache")))
-        for name in ("EVENTS_URI", "STORES_URI", "CASES_URI", "AWS_LAMBDA_FUNCTION_NAME"):
-            patch.delenv(name, raising=False)
-        loaded = {name: import_function(name, f"{name}_properties") for name in FUNCTIONS}
+    with sample_functions(FUNCTIONS, "properties", tmp_path_factory.mktemp("cache")) as loaded:
         yield loaded
-    for module in loaded.values():
-        close_function(module)
 
 
 def assert_well_formed(response: Any, event: Any) -> None:
