@@ -20,7 +20,11 @@ os.environ.setdefault("POWERTOOLS_LOG_LEVEL", "WARNING")
 
 from search_core.datasets.loading import load_dataset
 from search_core.datasets.registry import SQL_DATASETS
+from search_core.datasets.spec import DatasetSpec
+from search_core.sql.execute import run_query
 from search_core.sql.limits import QueryLimits
+from search_core.sql.policy import QueryPolicy
+from search_core.sql.result import QueryResult
 from search_core.sql.sandbox import open_sandbox
 from search_core.storage import s3 as s3_storage
 
@@ -137,3 +141,8 @@ def open_dataset_sandbox(name: str, work_dir: Path, csv_path: Path | None = None
 @pytest.fixture
 def sandbox(tmp_path: Path) -> Callable[..., Any]:
     return lambda name, csv_path=None: open_dataset_sandbox(name, tmp_path / "duckdb", csv_path)
+
+
+def query_sandbox(con: Any, spec: DatasetSpec, sql: str, limits: QueryLimits = TEST_LIMITS) -> QueryResult:
+    """`sql` through every in-process layer (text, plan, bounds) on a sandbox of `spec`, as the worker runs it."""
+    return run_query(con, sql, QueryPolicy.for_connection(con, spec.table, spec.table_names), limits)

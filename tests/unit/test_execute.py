@@ -11,8 +11,8 @@ import pytest
 
 from search_core.datasets.events import EVENTS
 from search_core.errors import QueryAborted, QueryFailed, QueryRejected
-from search_core.sql.execute import run_query
 from search_core.sql.limits import MAX_ROWS, TRUNCATION_MARKER, QueryLimits
+from tests.conftest import query_sandbox
 
 
 @pytest.fixture
@@ -22,7 +22,7 @@ def events(sandbox: Callable[..., Any]) -> duckdb.DuckDBPyConnection:
 
 
 def run(con: duckdb.DuckDBPyConnection, sql: str, limits: QueryLimits) -> Any:
-    return run_query(con, sql, EVENTS.table_names, limits)
+    return query_sandbox(con, EVENTS, sql, limits)
 
 
 def test_no_limit_is_clamped_to_ten_rows_and_flagged(

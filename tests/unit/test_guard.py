@@ -1,19 +1,33 @@
-"""Layer 1: the guard admits one read-only query over our tables and explains every refusal in Japanese."""
+"""Layer 1: the text check and the plan check admit one read-only query over our table, and explain every refusal
+in Japanese. Run on the locked sandbox connection the worker uses, through `run_query`."""
 
 from __future__ import annotations
+
+from pathlib import Path
 
 import duckdb
 import pytest
 
-from search_core.errors import QueryRejected
-from search_core.sql.guard import check_query
-
-TABLES = frozenset({"events", "events.csv"})
+from search_core.errors import QueryFailed, QueryRejected, SearchError
+from search_core.sql.execute import run_query
+from search_core.sql.policy import QueryPolicy
+from search_core.sql.result import QueryResult
+from tests.conftest import TEST_LIMITS, open_dataset_sandbox
 
 
 @pytest.fixture(scope="module")
-def con() -> duckdb.DuckDBPyConnection:
-    return duckdb.connect()
+def con(tmp_path_factory: pytest.TempPathFactory) -> duckdb.DuckDBPyConnection:
+    connection: duckdb.DuckDBPyConnection = open_dataset_sandbox("events", tmp_path_factory.mktemp("guard"))
+    return connection
+
+
+@pytest.fixture(scope="module")
+def policy(con: duckdb.DuckDBPyConnection) -> QueryPolicy:
+    return QueryPolicy.for_connection(con, "events", frozenset({"events", "events.csv"}))
+
+
+def run(con: duckdb.DuckDBPyConnection, policy: QueryPolicy, sql: str) -> QueryResult:
+    return run_query(con, sql, policy, TEST_LIMITS)
 
 
 @pytest.mark.parametrize(
@@ -29,20 +43,32 @@ def con() -> duckdb.DuckDBPyConnection:
         "SELECT * FROM events.csv",
         "SELECT event_name FROM events WHERE description LIKE '%UPDATE%' OR description LIKE '%DROP TABLE%'",
         "SELECT 'read_text(''/etc/passwd'')' AS harmless_text",
+        "SELECT 'current_setting(' AS harmless_text -- current_setting(",
         "SELECT u.x FROM events, unnest([1, 2]) AS u(x)",
         "SELECT * FROM range(3)",
+        "SELECT * FROM generate_series(1, 3)",
+        "SELECT * FROM json_each('[1, 2]')",
         "DESCRIBE events",
+        "SUMMARIZE events",
         "SELECT 1;",
         "SELECT 1 -- trailing comment",
         "VALUES (1), (2)",
+        "SELECT location, count(*) FROM events GROUP BY ALL ORDER BY 2 DESC",
+        "SELECT event_name, row_number() OVER (PARTITION BY location ORDER BY start_date) FROM events",
+        "SELECT * FROM events a JOIN events b USING (event_name)",
+        "SELECT * FROM events a, events b WHERE a.start_date < b.start_date",
+        "SELECT event_name FROM events WHERE event_name IN (SELECT event_name FROM events WHERE cost = '無料')",
+        "SELECT 1 WHERE EXISTS (SELECT 1 FROM events)",
+        "SELECT * FROM events USING SAMPLE 3 ROWS",
+        "SELECT DISTINCT ON (location) location, event_name FROM events",
+        "SELECT * FROM events UNION SELECT * FROM events EXCEPT SELECT * FROM events",
+        "UNPIVOT (SELECT 1 AS a, 2 AS b) ON a, b INTO NAME k VALUE v",
+        "SELECT histogram(location) FROM events",
+        "SELECT count(*) FROM events WHERE jst_today() BETWEEN start_date AND end_date",
     ],
 )
-def test_read_only_queries_over_our_tables_pass(con: duckdb.DuckDBPyConnection, sql: str) -> None:
-    assert check_query(con, sql, TABLES)
-
-
-def test_returns_the_statement_without_its_semicolon(con: duckdb.DuckDBPyConnection) -> None:
-    assert check_query(con, "SELECT 1 ;  ", TABLES) == "SELECT 1"
+def test_read_only_queries_over_our_table_pass(con: duckdb.DuckDBPyConnection, policy: QueryPolicy, sql: str) -> None:
+    assert isinstance(run(con, policy, sql), QueryResult)
 
 
 @pytest.mark.parametrize(
@@ -69,9 +95,11 @@ def test_returns_the_statement_without_its_semicolon(con: duckdb.DuckDBPyConnect
         ("SELEC 1", "構文エラー"),
     ],
 )
-def test_anything_but_one_select_is_refused(con: duckdb.DuckDBPyConnection, sql: str, expected: str) -> None:
+def test_anything_but_one_select_is_refused(
+    con: duckdb.DuckDBPyConnection, policy: QueryPolicy, sql: str, expected: str
+) -> None:
     with pytest.raises(QueryRejected, match=expected) as refused:
-        check_query(con, sql, TABLES)
+        run(con, policy, sql)
     assert "SELECT" in refused.value.message or "空" in refused.value.message or "構文" in refused.value.message
 
 
@@ -82,60 +110,96 @@ def test_anything_but_one_select_is_refused(con: duckdb.DuckDBPyConnection, sql:
         "SELECT * FROM read_csv('/etc/passwd')",
         "SELECT * FROM read_csv_auto('s3://bucket/key.csv')",
         "SELECT * FROM read_parquet('https://example.com/x.parquet')",
-        "SELECT * FROM read_json('/var/task/app.py')",
         "SELECT * FROM read_blob('/proc/self/environ')",
         "SELECT * FROM glob('/tmp/*')",
         "SELECT * FROM duckdb_settings()",
-        "SELECT * FROM duckdb_secrets()",
         "SELECT * FROM query('DROP TABLE events')",
         "SELECT * FROM system.main.read_text('/etc/passwd')",
-        "WITH x AS (SELECT * FROM read_text('/etc/passwd')) SELECT * FROM x",
-        "SELECT * FROM events WHERE event_name IN (SELECT content FROM read_text('/etc/hosts'))",
-        "SELECT * FROM events UNION ALL SELECT * FROM read_csv('/etc/passwd')",
-        "SELECT * FROM events, LATERAL (SELECT * FROM read_text('/etc/passwd'))",
+        'SELECT * FROM "read_text"(\'/etc/passwd\')',
+        "SELECT current_setting('temp_directory')",
+        "SELECT 'temp_directory'.current_setting()",
+        "SELECT getvariable('x')",
+        "SELECT json_serialize_plan('SELECT 1')",
+        "SELECT pg_get_viewdef(1)",
+        "SELECT format_type(1, 1)",
+        "SELECT get_block_size('memory')",
+        "SELECT pg_sleep(10)",
+        "SELECT write_log('x')",
     ],
 )
-def test_file_network_and_catalog_readers_are_refused(con: duckdb.DuckDBPyConnection, sql: str) -> None:
-    with pytest.raises(QueryRejected, match="テーブル関数 .* は使えません"):
-        check_query(con, sql, TABLES)
+def test_calls_that_read_the_host_or_run_sql_text_are_refused_by_name(
+    con: duckdb.DuckDBPyConnection, policy: QueryPolicy, sql: str
+) -> None:
+    with pytest.raises(QueryRejected, match="関数 .* は使えません"):
+        run(con, policy, sql)
 
 
 @pytest.mark.parametrize(
     "sql",
     [
-        "SELECT * FROM '/etc/passwd'",
-        "SELECT * FROM 'https://example.com/data.csv'",
-        "SELECT * FROM stores",
+        "WITH pg_settings AS (SELECT name, setting FROM pg_settings) SELECT * FROM pg_settings",
+        "WITH events AS (SELECT * FROM duckdb_tables) SELECT * FROM events",
+        "SELECT * FROM events WHERE EXISTS (WITH sqlite_master AS (FROM sqlite_master) FROM sqlite_master)",
         "SELECT * FROM information_schema.tables",
-        "SELECT * FROM main.events",
         "SELECT * FROM duckdb_tables",
+        "SHOW TABLES",
+        "SELECT * FROM pg_catalog.pg_proc",
     ],
 )
-def test_other_tables_and_paths_are_refused(con: duckdb.DuckDBPyConnection, sql: str) -> None:
-    with pytest.raises(QueryRejected, match="使えるテーブル: events、events.csv"):
-        check_query(con, sql, TABLES)
+def test_catalog_views_are_refused_whatever_a_cte_calls_them(
+    con: duckdb.DuckDBPyConnection, policy: QueryPolicy, sql: str
+) -> None:
+    with pytest.raises(QueryRejected, match="テーブル関数 duckdb_.*は使えません.*DESCRIBE"):
+        run(con, policy, sql)
 
 
 @pytest.mark.parametrize(
     "sql",
-    ["SELECT current_setting('temp_directory')", "SELECT getenv('AWS_SECRET_ACCESS_KEY')", "SELECT main.lower('A')"],
+    ["SELECT * FROM '/etc/passwd'", "SELECT * FROM 'https://example.com/data.csv'", "SELECT * FROM stores"],
 )
-def test_functions_that_reveal_the_host_are_refused(con: duckdb.DuckDBPyConnection, sql: str) -> None:
-    with pytest.raises(QueryRejected, match="関数 .* は使えません"):
-        check_query(con, sql, TABLES)
+def test_other_tables_and_paths_are_not_found(con: duckdb.DuckDBPyConnection, policy: QueryPolicy, sql: str) -> None:
+    with pytest.raises((QueryRejected, QueryFailed), match="does not exist|読めません"):
+        run(con, policy, sql)
 
 
-def test_show_is_refused_with_a_pointer_to_describe(con: duckdb.DuckDBPyConnection) -> None:
-    with pytest.raises(QueryRejected, match="DESCRIBE"):
-        check_query(con, "SHOW TABLES", TABLES)
+def test_a_data_modifying_cte_is_refused_and_changes_nothing(
+    con: duckdb.DuckDBPyConnection, policy: QueryPolicy
+) -> None:
+    before = run(con, policy, "SELECT count(*) FROM events").rows
+    with pytest.raises(SearchError):
+        run(con, policy, "WITH x AS (DELETE FROM events RETURNING *) SELECT count(*) FROM x")
+    assert run(con, policy, "SELECT count(*) FROM events").rows == before
 
 
-def test_overlong_sql_is_refused_before_parsing(con: duckdb.DuckDBPyConnection) -> None:
+def test_a_query_cannot_close_the_parenthesis_it_is_wrapped_in(
+    con: duckdb.DuckDBPyConnection, policy: QueryPolicy
+) -> None:
+    with pytest.raises(QueryRejected, match="括弧"):
+        run(con, policy, "SELECT * FROM range(100)) UNION ALL (SELECT 1")
+
+
+def test_pivot_is_refused_because_it_runs_a_query_while_planned(
+    con: duckdb.DuckDBPyConnection, policy: QueryPolicy
+) -> None:
+    with pytest.raises(QueryRejected, match="PIVOT"):
+        run(con, policy, "PIVOT events ON location USING count(*)")
+
+
+def test_the_file_system_is_closed_after_loading(
+    con: duckdb.DuckDBPyConnection, policy: QueryPolicy, tmp_path: Path
+) -> None:
+    secret = tmp_path / "secret.csv"
+    secret.write_text("s\ncanary\n", encoding="utf-8")
+    with pytest.raises(duckdb.PermissionException):
+        con.execute(f"SELECT * FROM read_csv('{secret}')").fetchall()
+
+
+def test_overlong_sql_is_refused_before_parsing(con: duckdb.DuckDBPyConnection, policy: QueryPolicy) -> None:
     with pytest.raises(QueryRejected, match="長すぎます"):
-        check_query(con, "SELECT 1 " + " " * 25_000, TABLES)
+        run(con, policy, "SELECT 1 " + " " * 25_000)
 
 
-def test_deeply_nested_sql_is_refused_not_crashed(con: duckdb.DuckDBPyConnection) -> None:
+def test_deeply_nested_sql_is_refused_not_crashed(con: duckdb.DuckDBPyConnection, policy: QueryPolicy) -> None:
     sql = "SELECT " + "(" * 3000 + "1" + ")" * 3000
-    with pytest.raises(QueryRejected):
-        check_query(con, sql, TABLES)
+    with pytest.raises(SearchError):
+        run(con, policy, sql)

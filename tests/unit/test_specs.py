@@ -10,8 +10,8 @@ import pytest
 
 from search_core.datasets.registry import SQL_DATASETS
 from search_core.datasets.spec import DatasetSpec
-from search_core.sql.execute import run_query
 from search_core.sql.limits import QueryLimits
+from tests.conftest import query_sandbox
 
 SPECS = list(SQL_DATASETS.values())
 
@@ -44,14 +44,12 @@ def test_descriptions_hold_nothing_that_changes_with_the_data(spec: DatasetSpec)
 def test_every_example_runs_on_the_sample_data(
     sandbox: Callable[..., Any], test_limits: QueryLimits, spec: DatasetSpec, example: Any
 ) -> None:
-    result = run_query(sandbox(spec.name), example.sql, spec.table_names, test_limits)
+    result = query_sandbox(sandbox(spec.name), spec, example.sql, test_limits)
     assert result.columns
 
 
 def test_examples_answer_the_issue_questions(sandbox: Callable[..., Any], test_limits: QueryLimits) -> None:
     stores = SQL_DATASETS["stores"]
     by_question = {e.question: e.sql for e in stores.examples}
-    hours = run_query(
-        sandbox("stores"), by_question["麻布台ヒルズマーケットの営業時間"], stores.table_names, test_limits
-    )
+    hours = query_sandbox(sandbox("stores"), stores, by_question["麻布台ヒルズマーケットの営業時間"], test_limits)
     assert hours.rows and hours.rows[0][0] == "麻布台ヒルズマーケット"

@@ -9,6 +9,8 @@ from typing import Any
 from search_core.sql.limits import TRUNCATION_MARKER
 
 BUDGET_BYTES = 25_000
+# What the SQL worker may send back: a few responses' worth, so that cutting it to one is quick and loses nothing.
+REPLY_BUDGET_BYTES = 4 * BUDGET_BYTES
 # The smallest a clipped value gets before whole rows are dropped instead.
 _MIN_CELL_CHARS = 32
 # Room for the status code and the small fields that a skeleton envelope does not yet hold.
@@ -78,20 +80,27 @@ def _clip_rows(rows: list[dict[str, Any]], max_chars: int) -> list[dict[str, Any
 
 
 def _clip(value: Any, max_chars: int) -> Any:
+    """Strings cut to `max_chars` characters and lists to `max_chars` items, each cut marked.
+
+    >>> _clip({"a": "abcdefgh", "b": [1, 2, 3]}, 2)
+    {'a': 'ab…（省略）', 'b': [1, 2, '…（省略）']}
+    """
     if isinstance(value, str) and len(value) > max_chars:
         return value[:max_chars] + TRUNCATION_MARKER
     if isinstance(value, list):
-        return [_clip(v, max_chars) for v in value]
+        clipped = [_clip(v, max_chars) for v in value[:max_chars]]
+        return clipped + [TRUNCATION_MARKER] if len(value) > max_chars else clipped
     if isinstance(value, dict):
         return {k: _clip(v, max_chars) for k, v in value.items()}
     return value
 
 
 def _longest_text(value: Any) -> int:
+    """The longest string or list anywhere in `value`: the cap above which clipping changes nothing."""
     if isinstance(value, str):
         return len(value)
     if isinstance(value, list):
-        return max((_longest_text(v) for v in value), default=0)
+        return max([len(value), *(_longest_text(v) for v in value)])
     if isinstance(value, dict):
         return max((_longest_text(v) for v in value.values()), default=0)
     return 0

@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import Any
 
 from search_core.errors import DataUnavailable, QueryAborted, QueryFailed, QueryRejected, SearchError
+from search_core.responses import REPLY_BUDGET_BYTES
 from search_core.sql.limits import QueryLimits
 from search_core.sql.result import QueryResult
 
@@ -28,6 +29,8 @@ _ERRORS: dict[str, type[SearchError]] = {
 _INHERITED_ENV = ("PATH", "LD_LIBRARY_PATH", "LANG", "LC_ALL", "TZ")
 _POLL_SECONDS = 0.01
 _BOOT_TIMEOUT_SECONDS = 120.0
+# The worker bounds its replies to REPLY_BUDGET_BYTES of JSON; anything far beyond that is a fault, not an answer.
+_MAX_REPLY_BYTES = 8 * REPLY_BUDGET_BYTES
 _PAGE_BYTES = os.sysconf("SC_PAGE_SIZE")
 # The folder that holds search_core (a layer's python/ folder): the worker imports the same code.
 _PACKAGE_ROOT = Path(__file__).resolve().parents[2]
@@ -96,6 +99,8 @@ class _Process:
             "table_file": str(table_file) if table_file else None,
             "work_dir": str(work_dir),
             "limits": limits.to_dict(),
+            # The paths of the function's side, which answers must not carry: its code folder and interpreter.
+            "host_paths": [os.getcwd(), sys.prefix, str(_PACKAGE_ROOT)],
         }
         try:
             reply = self.exchange(boot, _BOOT_TIMEOUT_SECONDS)
@@ -136,6 +141,9 @@ class _Process:
                     self.stop()
                     raise WorkerGone("exited")
                 self._buffer += chunk
+                if len(self._buffer) > _MAX_REPLY_BYTES:
+                    self.stop()
+                    raise WorkerGone("memory")
             # Memory is checked only while the worker is busy: a quick query pays no /proc read.
             elif self._rss_bytes() > self._limits.worker_rss_cap_mb * 1024 * 1024:
                 self.stop()

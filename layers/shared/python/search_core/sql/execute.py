@@ -1,7 +1,9 @@
-"""Layer 3 of the SQL safety: run one guarded query with a row cap and a deadline.
+"""Layer 3 of the SQL safety: run one guarded query with a row cap, a deadline and a bounded result.
 
 The row cap is applied to the query as a whole (`SELECT * FROM (query) LIMIT max_rows + 1`), so aggregates still see
 every row, the query's own ORDER BY and smaller LIMIT are kept, and one extra row tells that the result was cut.
+The plan of that bounded query is authorised (`sql/plan.py`) under the same deadline as its run, and what comes back
+is cut to a size the parent can shape quickly, whatever its nesting.
 """
 
 from __future__ import annotations
@@ -10,32 +12,43 @@ from typing import Any
 
 import duckdb
 
-from search_core.errors import QueryAborted, QueryFailed
+from search_core.errors import QueryAborted, QueryFailed, QueryRejected
+from search_core.responses import REPLY_BUDGET_BYTES, fit_rows
 from search_core.scrub import scrub_paths
-from search_core.sql.guard import check_query
+from search_core.sql.guard import check_text, single_select
 from search_core.sql.limits import QueryLimits
+from search_core.sql.plan import authorize_plan
+from search_core.sql.policy import QueryPolicy
 from search_core.sql.quoting import quote_identifier
 from search_core.sql.result import QueryResult
 from search_core.sql.values import Clipper
 from search_core.sql.watchdog import WATCHDOG
 
 
-def run_query(
-    con: duckdb.DuckDBPyConnection, sql: str, table_names: frozenset[str], limits: QueryLimits
-) -> QueryResult:
+def run_query(con: duckdb.DuckDBPyConnection, sql: str, policy: QueryPolicy, limits: QueryLimits) -> QueryResult:
     """Guard, bound and run `sql`; raise QueryRejected, QueryFailed or QueryAborted with a Japanese message."""
-    statement = check_query(con, sql, table_names)
+    statement = check_text(sql, policy)
     # One execute of the wrapped query: the relation API would bind and plan it two or three times.
     bounded = f"SELECT * FROM (\n{statement}\n) LIMIT {limits.max_rows + 1}"
     try:
         with WATCHDOG.deadline(con, limits.interrupt_seconds):
+            authorize_plan(con, bounded, policy)
             cursor = con.execute(bounded)
             description = cursor.description or []
             # SELECT * over the subquery makes repeated names unique (x, x_1), so no value is lost in the objects.
             columns = [d[0] for d in description]
             if any(_has_time_zone(d[1]) for d in description):
                 cursor = con.execute(_json_friendly(bounded, description, columns))
-            rows = cursor.fetchall()
+            # fetchmany: whatever the text did to the LIMIT, no more rows than that are ever materialised here.
+            rows = cursor.fetchmany(limits.max_rows + 1)
+    except duckdb.ParserException as error:
+        single_select(sql)  # not one query: that is the clearer reason
+        raise QueryRejected(f"SQL の構文エラー: {scrub_paths(str(error))}") from None
+    except duckdb.PermissionException:
+        raise QueryRejected(
+            "ファイル・ネットワーク・設定は読めません。"
+            f"使えるテーブル: {policy.tables_text}（WITH で定義した名前も可）。"
+        ) from None
     except duckdb.InterruptException:
         raise QueryAborted(
             f"クエリが制限時間（{limits.timeout_seconds:g} 秒）内に終わらないため中断しました。"
@@ -47,7 +60,18 @@ def run_query(
         raise QueryFailed(f"SQL の実行エラー: {scrub_paths(str(error))}") from None
     clipper = Clipper(limits.max_cell_chars)
     shaped = [[clipper.convert(v) for v in row] for row in rows[: limits.max_rows]]
-    return QueryResult(columns, shaped, truncated=len(rows) > limits.max_rows or clipper.clipped)
+    bounded_rows, cut = _within_reply_budget(columns, shaped)
+    return QueryResult(columns, bounded_rows, truncated=len(rows) > limits.max_rows or clipper.clipped or cut)
+
+
+def _within_reply_budget(columns: list[str], rows: list[list[Any]]) -> tuple[list[list[Any]], bool]:
+    """Rows cut (values first, then trailing rows) to a few times the response budget: no more can reach the
+    agent, and the parent then shapes them in milliseconds whatever their shape."""
+    as_objects = [dict(zip(columns, row, strict=True)) for row in rows]
+    fitted, cut = fit_rows(as_objects, lambda r: {"results": r}, REPLY_BUDGET_BYTES)
+    if rows and not fitted:
+        raise QueryFailed("結果の 1 行が大きすぎて返せません。SELECT する列を絞ってください。")
+    return [list(row.values()) for row in fitted], cut
 
 
 def _memory_message(limits: QueryLimits) -> str:

@@ -1,51 +1,59 @@
-"""Layer 1 of the SQL safety: parse with DuckDB's own parser and admit only one read-only query over our tables.
+"""Layer 1 of the SQL safety, on the text: one query, balanced, calling no function that the plan cannot see.
 
-Words inside string literals are data, so `WHERE description LIKE '%UPDATE%'` passes while
-`SELECT * FROM read_text('/proc/self/environ')` is refused: the check reads the syntax tree, not the text.
+Words inside string literals and comments are data, so `WHERE description LIKE '%current_setting(%'` passes while
+`SELECT current_setting('temp_directory')` is refused. What the query reads is decided later, on its plan
+(`sql/plan.py`); this check only keeps out what a plan does not show.
 
->>> import duckdb
->>> check_query(duckdb.connect(), "FROM events LIMIT 3", frozenset({"events"}))
+>>> from search_core.sql.policy import QueryPolicy
+>>> policy = QueryPolicy(frozenset(), frozenset({"events"}), frozenset({"current_setting"}))
+>>> check_text("FROM events LIMIT 3", policy)
 'FROM events LIMIT 3'
 """
 
 from __future__ import annotations
 
-import json
-from typing import Any
+import re
+from functools import lru_cache
 
 import duckdb
 
 from search_core.errors import QueryRejected
 from search_core.sql.limits import MAX_SQL_CHARS
+from search_core.sql.policy import QueryPolicy
 
-# Table functions that only compute; every reader of files, URLs, settings or the catalog stays out.
-ALLOWED_TABLE_FUNCTIONS = frozenset({"unnest", "range", "generate_series", "json_each", "json_tree"})
-# Scalar functions that reveal the host or the configuration.
-DENIED_FUNCTIONS = frozenset({"current_setting", "getenv", "getvariable"})
-_SHOW_TYPES_ALLOWED = frozenset({"DESCRIBE", "SUMMARY"})
-_WATCHED_TYPES = frozenset({"BASE_TABLE", "TABLE_FUNCTION", "SHOW_REF"})
-
-JsonNode = dict[str, Any]
+_BLANKED = (duckdb.token_type.string_const, duckdb.token_type.comment)
+# PIVOT without an IN list runs a query while it is planned, before any check of the plan could refuse it.
+_PIVOT = re.compile(r"\bpivot(?:_wider)?\b", re.IGNORECASE)
+# How a query begins; any other text goes through the splitter, which names the kind of statement it is.
+_QUERY_START = re.compile(r"\s*(?:\(|select|with|from|values|describe|summarize|table|unpivot|pivot)\b", re.IGNORECASE)
+_QUOTED_IDENTIFIER = re.compile(r'"(?:[^"]|"")*"')
 
 
-def check_query(con: duckdb.DuckDBPyConnection, sql: str, table_names: frozenset[str]) -> str:
-    """Return the single statement in `sql` if it is a read-only query over `table_names`; else raise."""
-    # Without a ';' the text holds at most one statement, and only a SELECT serialises: DuckDB's statement
-    # splitter (~0.15 ms) then runs only when the parse fails, to say why.
-    statement = sql.strip() if ";" not in sql and 0 < len(sql) <= MAX_SQL_CHARS else _single_select(sql)
-    try:
-        nodes = _nodes_to_check(con, statement)
-    except QueryRejected:
-        _single_select(sql)  # not one SELECT: that is the clearer reason
-        raise
-    allowed = _allowed_relations(table_names) | {(name,) for name in _cte_names(nodes)}
-    # Table references first: a refused table function then gets the more helpful of the two messages.
-    for node in sorted(nodes, key=lambda node: node.get("class") == "FUNCTION"):
-        _check_node(node, allowed, table_names)
+def check_text(sql: str, policy: QueryPolicy) -> str:
+    """Return the single statement in `sql` if its text may be planned; else raise QueryRejected."""
+    # Without a ';' the text holds at most one statement; whether it is a query shows when it is planned inside
+    # `SELECT * FROM (...)`, which only a query survives. DuckDB's statement splitter runs only when needed.
+    simple = ";" not in sql and 0 < len(sql) <= MAX_SQL_CHARS and _QUERY_START.match(sql)
+    statement = sql.strip() if simple else single_select(sql)
+    code = _without_literals(statement)
+    called = _denied_call(policy.denied_calls).search(code)
+    if called:
+        raise QueryRejected(
+            f"関数 {called.group(1).strip(chr(34)).lower()}() は使えません（ファイル・設定・カタログ・環境を読む関数、"
+            "SQL を文字列で実行する関数は禁止です）。"
+        )
+    if _PIVOT.search(code):
+        raise QueryRejected(
+            "PIVOT は使えません。count(*) FILTER (WHERE ...) や CASE WHEN を使った集計で書いてください。"
+        )
+    if not _balanced(_QUOTED_IDENTIFIER.sub('""', code)):
+        raise QueryRejected("SQL の括弧の対応が取れていません。")
     return statement
 
 
-def _single_select(sql: str) -> str:
+def single_select(sql: str) -> str:
+    """The one SELECT in `sql` without its ';', or QueryRejected saying what is wrong (the clearer message when
+    a text fails to plan)."""
     if not sql.strip():
         raise QueryRejected("sql_query が空です。SELECT 文を 1 つ送ってください。")
     if len(sql) > MAX_SQL_CHARS:
@@ -74,73 +82,36 @@ def _statement_kind(statement: duckdb.Statement) -> str:
         return "この種類の"
 
 
-def _nodes_to_check(con: duckdb.DuckDBPyConnection, statement: str) -> list[JsonNode]:
-    """The syntax-tree nodes the rules look at (table references, functions, CTE lists), collected while the
-    tree is parsed, so no second pass over it is needed."""
-    watched: list[JsonNode] = []
+def _without_literals(sql: str) -> str:
+    """`sql` with string literals and comments blanked out, so that only code is searched.
 
-    def collect(node: JsonNode) -> JsonNode:
-        if node.get("type") in _WATCHED_TYPES or node.get("class") == "FUNCTION" or "cte_map" in node:
-            watched.append(node)
-        return node
-
-    # skip_null: a third less JSON to write and read (~0.2 ms); an absent field reads as null does here.
-    rows = con.execute("SELECT json_serialize_sql(?, skip_null := true)", [statement]).fetchall()
-    try:
-        tree: JsonNode = json.loads(rows[0][0], object_hook=collect) if rows else {"error": True}
-    except RecursionError:
-        tree = {"error": True, "error_type": "nesting"}
-    if tree.get("error"):
-        if tree.get("error_type") == "nesting" or "depth" in str(tree.get("error_message", "")):
-            raise QueryRejected("SQL の入れ子が深すぎます。もっと単純な形に書き直してください。")
-        raise QueryRejected(f"この SQL は受け付けられません: {tree.get('error_message', '解析できません')}")
-    if len(tree.get("statements", [])) != 1:
-        raise QueryRejected("SQL は SELECT 文を 1 つだけ送ってください。")
-    return watched
+    >>> _without_literals("SELECT '無料(' -- x(\\n, f(1)").split()
+    ['SELECT', ',', 'f(1)']
+    """
+    raw = sql.encode()  # the tokenizer gives byte offsets
+    tokens = duckdb.tokenize(sql)
+    pieces = [raw[: tokens[0][0]]] if tokens else [raw]
+    for index, (start, kind) in enumerate(tokens):
+        end = tokens[index + 1][0] if index + 1 < len(tokens) else len(raw)
+        piece = raw[start:end]
+        pieces.append(re.sub(rb"[^\n]", b" ", piece) if kind in _BLANKED else piece)
+    return b"".join(pieces).decode(errors="replace")
 
 
-def _allowed_relations(table_names: frozenset[str]) -> set[tuple[str, ...]]:
-    """Qualified paths a query may name: `events`, `'events.csv'` and the unquoted `events.csv`."""
-    allowed: set[tuple[str, ...]] = set()
-    for name in table_names:
-        allowed.add((name.lower(),))
-        stem, dot, suffix = name.lower().partition(".")
-        if dot:
-            allowed.add((stem, suffix))
-    return allowed
+def _balanced(code: str) -> bool:
+    """Whether every ')' closes an earlier '(' and none is left open: the query cannot close the parenthesis it
+    is wrapped in, and so cannot slip out of the row cap."""
+    depth = 0
+    for char in code:
+        if char in "()":
+            depth += 1 if char == "(" else -1
+            if depth < 0:
+                return False
+    return depth == 0
 
 
-def _cte_names(nodes: list[JsonNode]) -> set[str]:
-    names: set[str] = set()
-    for node in nodes:
-        cte_map = node.get("cte_map")
-        if isinstance(cte_map, dict):
-            names.update(str(entry.get("key", "")).lower() for entry in cte_map.get("map", []))
-    return names
-
-
-def _path(node: JsonNode) -> tuple[str, ...]:
-    return tuple(str(part).lower() for part in node.get("qualified_name", {}).get("path", []))
-
-
-def _check_node(node: JsonNode, allowed: set[tuple[str, ...]], table_names: frozenset[str]) -> None:
-    kind = node.get("type")
-    if kind == "BASE_TABLE" and _path(node) not in allowed:
-        tables = "、".join(sorted(table_names))
-        raise QueryRejected(
-            f"テーブル {'.'.join(_path(node))} は使えません。使えるテーブル: {tables}（WITH で定義した名前も可）。"
-        )
-    if kind == "TABLE_FUNCTION":
-        function = node.get("function", {})
-        path = _path(function)
-        if len(path) != 1 or path[0] not in ALLOWED_TABLE_FUNCTIONS:
-            raise QueryRejected(
-                f"テーブル関数 {'.'.join(path)}() は使えません（ファイル・ネットワーク・設定・カタログの読み取りは"
-                f"禁止です）。使えるテーブル関数: {', '.join(sorted(ALLOWED_TABLE_FUNCTIONS))}。"
-            )
-    if kind == "SHOW_REF" and node.get("show_type") not in _SHOW_TYPES_ALLOWED:
-        raise QueryRejected("SHOW は使えません。列の一覧は DESCRIBE <テーブル名> で確認できます。")
-    if node.get("class") == "FUNCTION":
-        path = _path(node)
-        if len(path) != 1 or path[0] in DENIED_FUNCTIONS:
-            raise QueryRejected(f"関数 {'.'.join(path)}() は使えません。")
+@lru_cache(maxsize=4)
+def _denied_call(names: frozenset[str]) -> re.Pattern[str]:
+    """A call of any of `names`, bare or quoted, wherever it stands (`x.f()` and `schema.f()` included)."""
+    alternatives = "|".join(re.escape(name) for name in sorted(names, key=len, reverse=True))
+    return re.compile(rf'(?<![\w$])("?(?:{alternatives})"?)\s*\(', re.IGNORECASE)

@@ -11,6 +11,11 @@ MAX_SQL_CHARS = 20_000
 # No single value can be longer than the whole response budget, so the worker never ships more than this.
 MAX_CELL_CHARS = 25_000
 TRUNCATION_MARKER = "…（省略）"
+# Lists and structs nested deeper than this reach the agent as text: JSON that deep helps no one, and bounding it
+# bounds the recursion that converts and measures values.
+MAX_NESTING = 16
+# Items kept of one list or struct: a thousand short values already fill a response.
+MAX_ITEMS = 1_000
 
 # Lambda gives one vCPU per 1,769 MB of memory.
 _MB_PER_VCPU = 1769

@@ -1,7 +1,10 @@
 """Layer 2 of the SQL safety: a DuckDB connection that can read nothing but the tables loaded into it.
 
-The data is loaded first; then external access (files, network, COPY, ATTACH, extensions) is turned off and
-the configuration locked, so no query can turn it back on.
+The data is loaded first; then every host path is blanked from the settings, external access (network, COPY,
+ATTACH, extensions) is turned off, the local file system disabled — `enable_external_access=false` alone still lets a
+query read files under `temp_directory` — and the configuration locked, so no query can turn any of it back on. An
+open database file stays readable through the handle DuckDB already holds; nothing else on disk is. Without a temp
+directory nothing spills: a query that would need to gets the memory message instead.
 """
 
 from __future__ import annotations
@@ -14,7 +17,11 @@ import duckdb
 from search_core.sql.limits import QueryLimits
 
 _LOCKDOWN = (
+    "SET temp_directory = ''",
+    "SET home_directory = ''",
+    "SET secret_directory = ''",
     "SET enable_external_access = false",
+    "SET disabled_filesystems = 'LocalFileSystem'",
     "SET lock_configuration = true",
 )
 

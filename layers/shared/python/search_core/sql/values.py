@@ -2,28 +2,40 @@
 
 from __future__ import annotations
 
+import itertools
 import math
 from dataclasses import dataclass
 from datetime import date, datetime, time, timedelta
 from decimal import Decimal
 from typing import Any
 
-from search_core.sql.limits import TRUNCATION_MARKER
+from search_core.sql.limits import MAX_ITEMS, MAX_NESTING, TRUNCATION_MARKER
 
 
 @dataclass
 class Clipper:
-    """Converts values to JSON types and remembers whether any string had to be cut."""
+    """Converts values to JSON types and remembers whether any had to be cut.
+
+    Strings are cut at `max_chars` characters, lists and structs at `max_items` items, and what is nested deeper
+    than MAX_NESTING is replaced by the marker. So converting costs about what a response could hold, whatever the
+    shape DuckDB returned.
+    """
 
     max_chars: int
+    max_items: int = MAX_ITEMS
     clipped: bool = False
 
-    def convert(self, value: Any) -> Any:
+    def convert(self, value: Any, depth: int = 0) -> Any:
         """Convert one value, recursing into lists and structs.
 
         >>> Clipper(5).convert({"a": [Decimal("1.5"), date(2025, 10, 1), "abcdefgh"]})
         {'a': [1.5, '2025-10-01', 'abcde…（省略）']}
+        >>> Clipper(5, max_items=3).convert(list(range(10)))
+        [0, 1, 2, '…（省略）']
         """
+        if depth > MAX_NESTING:
+            self.clipped = True
+            return TRUNCATION_MARKER
         if value is None or isinstance(value, bool | int):
             return value
         if isinstance(value, float):
@@ -39,9 +51,18 @@ class Clipper:
         if isinstance(value, bytes | bytearray | memoryview):
             return self._clip(bytes(value).hex())
         if isinstance(value, dict):
-            return {str(k): self.convert(v) for k, v in value.items()}
+            items = list(itertools.islice(value.items(), self.max_items + 1))
+            converted = {str(k): self.convert(v, depth + 1) for k, v in items[: self.max_items]}
+            if len(items) > self.max_items:
+                self.clipped = True
+            return converted
         if isinstance(value, list | tuple | set):
-            return [self.convert(v) for v in value]
+            head = list(itertools.islice(value, self.max_items + 1))
+            converted_list = [self.convert(v, depth + 1) for v in head[: self.max_items]]
+            if len(head) > self.max_items:
+                self.clipped = True
+                converted_list.append(TRUNCATION_MARKER)
+            return converted_list
         return self._clip(str(value))
 
     def _clip(self, text: str) -> str:

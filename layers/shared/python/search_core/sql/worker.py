@@ -13,15 +13,20 @@ import os
 import resource
 import sys
 import traceback
+from functools import cached_property
 from pathlib import Path
 from typing import IO, Any
 
 from search_core.datasets.loading import load_dataset, write_dataset_file
 from search_core.datasets.registry import SQL_DATASETS
 from search_core.errors import SearchError
+from search_core.scrub import HostPathNet
 from search_core.sql.execute import run_query
 from search_core.sql.limits import QueryLimits
+from search_core.sql.policy import QueryPolicy
 from search_core.sql.sandbox import connect_bounded, open_sandbox
+
+_LEAK_MESSAGE = "結果またはエラーにサーバー内部のパスが含まれるため返せません。データの列だけを選んでください。"
 
 
 def main() -> None:
@@ -34,7 +39,7 @@ def main() -> None:
     if session is None:
         return
     for line in requests:
-        _send(replies, session.answer(json.loads(line)["sql"]))
+        _send(replies, session.safe_answer(json.loads(line)["sql"]))
 
 
 class _Session:
@@ -42,6 +47,7 @@ class _Session:
         self.spec = SQL_DATASETS[boot["dataset"]]
         self.limits = QueryLimits(**boot["limits"])
         csv_path, work_dir = Path(boot["csv_path"]), Path(boot["work_dir"])
+        self.host_paths = HostPathNet([*boot["host_paths"], str(work_dir), str(csv_path)])
         if boot.get("table_file") is None:
             self.con = open_sandbox(self.limits, work_dir, lambda c: load_dataset(c, self.spec, csv_path))
             return
@@ -50,9 +56,21 @@ class _Session:
             write_dataset_file(self.spec, csv_path, table_file, lambda db: connect_bounded(self.limits, work_dir, db))
         self.con = open_sandbox(self.limits, work_dir, database=table_file)
 
+    @cached_property
+    def policy(self) -> QueryPolicy:
+        return QueryPolicy.for_connection(self.con, self.spec.table, self.spec.table_names)
+
+    def safe_answer(self, sql: str) -> dict[str, Any]:
+        """The answer, unless it carries one of this run's paths in any encoding (the net under the guard)."""
+        reply = self.answer(sql)
+        if self.host_paths.catches(json.dumps(reply, ensure_ascii=False)):
+            print("refused a reply that carried a host path", file=sys.stderr)
+            return {"error": {"kind": "QueryRejected", "message": _LEAK_MESSAGE}}
+        return reply
+
     def answer(self, sql: str) -> dict[str, Any]:
         try:
-            result = run_query(self.con, sql, self.spec.table_names, self.limits)
+            result = run_query(self.con, sql, self.policy, self.limits)
         except SearchError as error:
             return _error_reply(error)
         except Exception:
