@@ -25,8 +25,12 @@ cases = CaseSearch()
     responses=responses(CaseSearchResponse),
 )
 def search_cases(
-    keywords: Annotated[str, Body(embed=True, description=spec.KEYWORDS_DESCRIPTION)],
-    court: Annotated[str | None, Body(embed=True, description=spec.COURT_DESCRIPTION)] = None,
+    keywords: Annotated[
+        str, Body(embed=True, max_length=spec.MAX_KEYWORDS_CHARS, description=spec.KEYWORDS_DESCRIPTION)
+    ],
+    court: Annotated[
+        str | None, Body(embed=True, max_length=spec.MAX_COURT_CHARS, description=spec.COURT_DESCRIPTION)
+    ] = None,
     limit: Annotated[int, Body(embed=True, ge=1, description=spec.LIMIT_DESCRIPTION)] = spec.DEFAULT_LIMIT,
     date_from: Annotated[date | None, Body(embed=True, description=spec.DATE_FROM_DESCRIPTION)] = None,
     date_to: Annotated[date | None, Body(embed=True, description=spec.DATE_TO_DESCRIPTION)] = None,
@@ -39,7 +43,7 @@ def search_cases(
     "/cases/text", description=spec.TEXT_DESCRIPTION, operation_id="readCaseText", responses=responses(CaseTextResponse)
 )
 def read_case_text(
-    doc_id: Annotated[str, Query(description=spec.DOC_ID_DESCRIPTION)],
+    doc_id: Annotated[str, Query(max_length=spec.MAX_DOC_ID_CHARS, description=spec.DOC_ID_DESCRIPTION)],
     offset: Annotated[int, Query(ge=0, description=spec.OFFSET_DESCRIPTION)] = 0,
 ) -> CaseTextResponse:
     return cases.text(doc_id, offset, body_budget(app.current_event.raw_event))

@@ -115,7 +115,7 @@ def test_anything_but_one_select_is_refused(
         "SELECT * FROM duckdb_settings()",
         "SELECT * FROM query('DROP TABLE events')",
         "SELECT * FROM system.main.read_text('/etc/passwd')",
-        'SELECT * FROM "read_text"(\'/etc/passwd\')',
+        "SELECT * FROM \"read_text\"('/etc/passwd')",
         "SELECT current_setting('temp_directory')",
         "SELECT 'temp_directory'.current_setting()",
         "SELECT getvariable('x')",

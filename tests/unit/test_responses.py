@@ -5,10 +5,14 @@ from __future__ import annotations
 import json
 from typing import Any
 
+import pytest
+
 from search_core.responses import (
     BUDGET_BYTES,
+    ECHO_BUDGET_BYTES,
     body_budget,
     dumps_body,
+    echo_of,
     embedded_bytes,
     envelope,
     fit_rows,
@@ -78,8 +82,15 @@ def test_nested_values_are_clipped_too() -> None:
 
 
 def test_large_session_attributes_shrink_the_budget() -> None:
-    heavy = {**REQUEST, "sessionAttributes": {"history": "履歴" * 3000}}
-    assert body_budget(heavy) < body_budget(REQUEST) - 17_000
+    heavy = {**REQUEST, "sessionAttributes": {"history": "履歴" * 1200}}
+    assert body_budget(heavy) < body_budget(REQUEST) - 7_000
+
+
+@pytest.mark.parametrize("field", ["sessionAttributes", "promptSessionAttributes"])
+def test_attributes_over_the_echo_budget_are_not_echoed_and_leave_the_budget(field: str) -> None:
+    oversized = {**REQUEST, field: {"history": "あ" * 9_000}}
+    assert field not in echo_of(oversized)
+    assert body_budget(oversized) >= BUDGET_BYTES - ECHO_BUDGET_BYTES
 
 
 def test_envelope_echoes_session_attributes() -> None:

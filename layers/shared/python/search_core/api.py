@@ -15,10 +15,13 @@ from pydantic import BaseModel, Field, ValidationError
 
 from search_core.errors import SearchError
 from search_core.observability import logger, metrics
-from search_core.responses import BUDGET_BYTES, dumps_body, envelope, response_bytes
+from search_core.responses import BUDGET_BYTES, dumps_body, echo_of, encodable, envelope, response_bytes
 from search_core.validation import describe_errors
 
 _INTERNAL_ERROR = "内部エラーが発生しました。時間をおいて再試行してください。"
+_UNENCODABLE = (
+    "リクエストに UTF-8 で表せない文字（対になっていないサロゲートなど）が含まれています。文字列を確認してください。"
+)
 
 
 class ErrorResponse(BaseModel):
@@ -89,7 +92,8 @@ def create_app() -> BedrockAgentResolver:
         event = app.current_event
         return _error_response(
             404,
-            f"{event.http_method} {event.api_path} という操作はありません。スキーマにある操作だけを呼んでください。",
+            f"{event.http_method[:10]} {event.api_path[:100]} という操作はありません。"
+            "スキーマにある操作だけを呼んでください。",
         )
 
     @app.exception_handler(Exception)
@@ -103,15 +107,18 @@ def create_app() -> BedrockAgentResolver:
 def serve(app: BedrockAgentResolver, event: Any, context: LambdaContext) -> dict[str, Any]:
     """Answer any event with a well-formed Bedrock response; never raise."""
     raw = event if isinstance(event, dict) else {}
+    echo = echo_of(raw)
+    _report_unechoed(raw, echo)
+    if not encodable(raw):
+        return envelope(echo, 422, dumps_body({"error": _UNENCODABLE}))
     try:
         request = BedrockRequest.model_validate(raw)
     except ValidationError as error:
         return envelope(
-            _echoable(raw), 422, dumps_body({"error": f"イベントの形式が不正です: {describe_errors(error.errors())}"})
+            echo, 422, dumps_body({"error": f"イベントの形式が不正です: {describe_errors(error.errors())}"})
         )
-    logger.append_keys(sessionId=request.sessionId, actionGroup=request.actionGroup, apiPath=request.apiPath)
-    echo = request.model_dump(
-        include={"actionGroup", "apiPath", "httpMethod", "sessionAttributes", "promptSessionAttributes"}
+    logger.append_keys(
+        sessionId=(request.sessionId or "")[:200], actionGroup=echo.get("actionGroup"), apiPath=echo.get("apiPath")
     )
     try:
         resolved = app.resolve(raw, context)
@@ -129,7 +136,7 @@ def _body_of(resolved: dict[str, Any]) -> str:
 
 
 def _within_budget(response: dict[str, Any], echo: dict[str, Any]) -> dict[str, Any]:
-    size = response_bytes(response)
+    size = response_bytes(response) if encodable(response) else BUDGET_BYTES + 1
     if size <= BUDGET_BYTES:
         return response
     logger.error("response over budget", size=size)
@@ -138,17 +145,12 @@ def _within_budget(response: dict[str, Any], echo: dict[str, Any]) -> dict[str, 
     )
 
 
-def _echoable(raw: dict[str, Any]) -> dict[str, Any]:
-    """What can safely be echoed from an event that failed validation: only well-typed fields."""
-    echo: dict[str, Any] = {}
-    for key in ("actionGroup", "apiPath", "httpMethod"):
-        if isinstance(raw.get(key), str):
-            echo[key] = raw[key]
-    for key in ("sessionAttributes", "promptSessionAttributes"):
-        value = raw.get(key)
-        if isinstance(value, dict) and all(isinstance(k, str) and isinstance(v, str) for k, v in value.items()):
-            echo[key] = value
-    return echo
+def _report_unechoed(raw: dict[str, Any], echo: dict[str, Any]) -> None:
+    """Log and count the attribute maps a response could not echo (too large, or not UTF-8)."""
+    dropped = [key for key in ("sessionAttributes", "promptSessionAttributes") if raw.get(key) and key not in echo]
+    if dropped:
+        logger.warning("attributes not echoed: too large or not encodable", fields=dropped)
+        metrics.add_metric(name="AttributesNotEchoed", unit="Count", value=len(dropped))
 
 
 def _error_response(status: int, message: str) -> Response[Any]:

@@ -2,9 +2,13 @@
 
 from __future__ import annotations
 
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from datetime import date
 from typing import Any
 
+import duckdb
 from pydantic import BaseModel, Field
 
 from search_core.cases.courts import canonical_court
@@ -14,16 +18,21 @@ from search_core.cases.models import CaseQuery, Decision
 from search_core.cases.normalize import split_keywords
 from search_core.cases.pages import page_end
 from search_core.cases.snippet import snippet
-from search_core.errors import InvalidRequest, NotFound, QueryFailed
+from search_core.errors import InvalidRequest, NotFound, QueryAborted, QueryFailed
 from search_core.observability import logger, metrics
 from search_core.responses import fit_rows
 from search_core.settings import Settings
 from search_core.sql.limits import QueryLimits
+from search_core.sql.watchdog import WATCHDOG
 from search_core.storage.cache import LocalCopy
 from search_core.storage.live import LiveDataset
 
 DEFAULT_LIMIT = 5
 MAX_LIMIT = 20
+# Bounds on what a request may send: far above any real search, far below what could cost time.
+MAX_KEYWORDS_CHARS = 1_000
+MAX_COURT_CHARS = 100
+MAX_DOC_ID_CHARS = 200
 NO_HITS = "該当なし。"
 
 SEARCH_DESCRIPTION = (
@@ -93,7 +102,9 @@ class CaseSearch:
         date_to: date | None = None,
     ) -> CaseSearchResponse:
         query = _query(keywords, court, limit, date_from, date_to)
-        decisions = self._data.current().search(query)
+        index = self._data.current()
+        with self._deadline(index) as deadline:
+            decisions = index.search(query, deadline)
         rows = [_hit(decision, query.keywords).model_dump() for decision in decisions]
         fitted, _ = fit_rows(rows, lambda r: _search_body(r).model_dump(), budget)
         if rows and not fitted:
@@ -103,10 +114,12 @@ class CaseSearch:
         return _search_body(fitted)
 
     def text(self, doc_id: str, offset: int, budget: int) -> CaseTextResponse:
-        decision = self._data.current().decision(doc_id)
+        index = self._data.current()
+        with self._deadline(index):
+            decision = index.decision(doc_id)
         if decision is None:
             raise NotFound(
-                f"doc_id「{doc_id}」の判決は見つかりません。/cases/search の結果にある doc_id を使ってください。"
+                f"doc_id「{doc_id[:100]}」の判決は見つかりません。/cases/search の結果にある doc_id を使ってください。"
             )
         full = decision.full_text
         if offset > len(full):
@@ -116,6 +129,18 @@ class CaseSearch:
 
     def close(self) -> None:
         self._data.close()
+
+    @contextmanager
+    def _deadline(self, index: CaseIndex) -> Iterator[float]:
+        """Bound one search or read by the query timeout: DuckDB is interrupted at the interrupt deadline and
+        candidate checking stops there; either way the agent gets the timeout message."""
+        seconds = self.limits.interrupt_seconds
+        try:
+            with WATCHDOG.deadline(index.con, seconds):
+                yield time.monotonic() + seconds
+        except (duckdb.InterruptException, TimeoutError):
+            metrics.add_metric(name="AbortedQueries", unit="Count", value=1)
+            raise QueryAborted(self.limits.timeout_message) from None
 
     def _open(self, local: LocalCopy) -> CaseIndex:
         return open_cases(local, self.limits, self.settings.cache_dir / "cases-prepared")

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import json
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from typing import Any
 
 from search_core.sql.limits import TRUNCATION_MARKER
@@ -15,6 +15,12 @@ REPLY_BUDGET_BYTES = 4 * BUDGET_BYTES
 _MIN_CELL_CHARS = 32
 # Room for the status code and the small fields that a skeleton envelope does not yet hold.
 _ENVELOPE_SLACK = 64
+# At most this much of a response echoes the request's attribute maps, so the answer keeps most of the budget.
+ECHO_BUDGET_BYTES = 9_000
+# actionGroup, apiPath and httpMethod are short names; longer ones are echoed cut to this length.
+_MAX_NAME_CHARS = 200
+_NAMES = ("actionGroup", "apiPath", "httpMethod")
+_ATTRIBUTES = ("sessionAttributes", "promptSessionAttributes")
 
 
 def dumps_body(body: Any) -> str:
@@ -27,8 +33,45 @@ def response_bytes(response: dict[str, Any]) -> int:
     return len(json.dumps(response, ensure_ascii=False).encode())
 
 
+def echo_of(request: Mapping[str, Any]) -> dict[str, Any]:
+    """What a response echoes of `request`: its names (cut to 200 characters) and each attribute map whole if it
+    still fits ECHO_BUDGET_BYTES (session attributes first), only text that UTF-8 can carry.
+
+    >>> big = {"p": "あ" * 9000}
+    >>> echo = echo_of({"apiPath": "/x", "sessionAttributes": {"k": "v"}, "promptSessionAttributes": big})
+    >>> echo["apiPath"], echo["sessionAttributes"], "promptSessionAttributes" in echo
+    ('/x', {'k': 'v'}, False)
+    """
+    echo: dict[str, Any] = {}
+    for key in _NAMES:
+        value = request.get(key)
+        if isinstance(value, str) and encodable(value):
+            echo[key] = value[:_MAX_NAME_CHARS]
+    room = ECHO_BUDGET_BYTES
+    for key in _ATTRIBUTES:
+        value = request.get(key)
+        if _is_text_map(value) and encodable(value):
+            size = len(json.dumps(value, ensure_ascii=False).encode())
+            if size <= room:
+                echo[key], room = value, room - size
+    return echo
+
+
+def encodable(value: Any) -> bool:
+    """Whether `value` (any JSON value) can be sent as UTF-8: a lone surrogate cannot."""
+    try:
+        json.dumps(value, ensure_ascii=False).encode()
+    except (UnicodeEncodeError, TypeError, ValueError, RecursionError):
+        return False
+    return True
+
+
+def _is_text_map(value: Any) -> bool:
+    return isinstance(value, dict) and all(isinstance(k, str) and isinstance(v, str) for k, v in value.items())
+
+
 def envelope(request: dict[str, Any], status: int, body: str) -> dict[str, Any]:
-    """A Bedrock Agent (OpenAPI) response for `request`, echoing its session attributes."""
+    """A Bedrock Agent (OpenAPI) response echoing `request` (an `echo_of` the event)."""
     return {
         "messageVersion": "1.0",
         "response": {
@@ -44,8 +87,8 @@ def envelope(request: dict[str, Any], status: int, body: str) -> dict[str, Any]:
 
 
 def body_budget(request: dict[str, Any]) -> int:
-    """How many bytes the serialized body may take, once embedded, in the response to `request`."""
-    return BUDGET_BYTES - response_bytes(envelope(request, 200, "")) - _ENVELOPE_SLACK
+    """How many bytes the serialized body may take, once embedded, in the response to the event `request`."""
+    return BUDGET_BYTES - response_bytes(envelope(echo_of(request), 200, "")) - _ENVELOPE_SLACK
 
 
 def embedded_bytes(body: Any) -> int:
@@ -89,7 +132,7 @@ def _clip(value: Any, max_chars: int) -> Any:
         return value[:max_chars] + TRUNCATION_MARKER
     if isinstance(value, list):
         clipped = [_clip(v, max_chars) for v in value[:max_chars]]
-        return clipped + [TRUNCATION_MARKER] if len(value) > max_chars else clipped
+        return [*clipped, TRUNCATION_MARKER] if len(value) > max_chars else clipped
     if isinstance(value, dict):
         return {k: _clip(v, max_chars) for k, v in value.items()}
     return value

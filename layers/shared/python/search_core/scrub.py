@@ -33,7 +33,8 @@ class HostPathNet:
 
     >>> net = HostPathNet(["/tmp/search-core/events-worker"])
     >>> [net.catches(t) for t in ("tmp | search-core | events-worker", "rekrow-stneve/eroc-hcraes/pmt/",
-    ...  "2F7365617263682D636F72652F6576656E74732D776F726B6572", "L3RtcC9zZWFyY2gtY29yZS9ldmVudHMtd29ya2Vy", "イベント一覧")]
+    ...  "2F7365617263682D636F72652F6576656E74732D776F726B6572", "L3RtcC9zZWFyY2gtY29yZS9ldmVudHMtd29ya2Vy",
+    ...  "イベント一覧")]
     [True, True, True, True, False]
     """
 

@@ -11,6 +11,7 @@ _REASONS = {
     "int_parsing": "整数である必要があります",
     "int_type": "整数である必要があります",
     "int_from_float": "整数である必要があります",
+    "int_parsing_size": "整数として大きすぎます",
     "dict_type": "オブジェクトである必要があります",
     "list_type": "配列である必要があります",
     "model_type": "オブジェクトである必要があります",
@@ -44,4 +45,6 @@ def _reason(error: Any) -> str:
         return f"{bounds['ge']} 以上である必要があります"
     if error.get("type") == "less_than_equal" and "le" in bounds:
         return f"{bounds['le']} 以下である必要があります"
+    if error.get("type") == "string_too_long" and "max_length" in bounds:
+        return f"{bounds['max_length']} 文字以内にしてください"
     return _REASONS.get(error.get("type", ""), "値が不正です")

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import math
+import time
 from collections.abc import Iterator
 from itertools import islice
 
@@ -25,13 +27,19 @@ class CaseIndex:
         self.con = con
         self.decisions: int = con.execute("SELECT count(*) FROM cases").fetchall()[0][0]
 
-    def search(self, query: CaseQuery) -> list[Decision]:
-        """The newest `query.limit` decisions holding every keyword (exactly) and passing the filters."""
+    def search(self, query: CaseQuery, deadline: float = math.inf) -> list[Decision]:
+        """The newest `query.limit` decisions holding every keyword (exactly) and passing the filters.
+
+        Raises TimeoutError once `deadline` (time.monotonic) has passed between two batches of candidates; the
+        caller interrupts the connection at the same deadline, so no single statement outlives it either.
+        """
         candidates = self._candidates(query)
         if not candidates:
             return []
         matched: list[int] = []
         for batch in _batches(decisions_in(candidates)):
+            if time.monotonic() > deadline:
+                raise TimeoutError("case search ran past its deadline")
             matched.extend(self._verified(batch, query.keywords))
             if len(matched) >= query.limit:
                 break

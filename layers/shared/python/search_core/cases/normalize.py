@@ -17,6 +17,9 @@ _SMALL_UNITS = {"十": 10, "百": 100, "千": 1000}
 _LARGE_UNITS = {"万": 10_000, "億": 100_000_000, "兆": 1_000_000_000_000}
 # A numeral starts with a digit or a small unit (万 alone, as in 万一, is a word, not a number).
 _NUMERAL = re.compile("[〇零一二三四五六七八九十百千][〇零一二三四五六七八九十百千万億兆]*")
+# No numeral a reader writes is longer; a longer run is left as written (and Python will not print an int of
+# more than 4,300 digits).
+_MAX_NUMERAL_CHARS = 24
 
 
 def normalize(text: str) -> str:
@@ -55,4 +58,10 @@ def kanji_number(numeral: str) -> int:
 
 
 def _arabic(match: re.Match[str]) -> str:
-    return str(kanji_number(match.group()))
+    """The numeral as Arabic digits, or as written when it is too long to be one.
+
+    >>> normalize("一" * 30) == "一" * 30
+    True
+    """
+    numeral = match.group()
+    return numeral if len(numeral) > _MAX_NUMERAL_CHARS else str(kanji_number(numeral))

@@ -13,7 +13,7 @@ from typing import Any
 import duckdb
 
 from search_core.errors import QueryAborted, QueryFailed, QueryRejected
-from search_core.responses import REPLY_BUDGET_BYTES, fit_rows
+from search_core.responses import BUDGET_BYTES, REPLY_BUDGET_BYTES, fit_rows
 from search_core.scrub import scrub_paths
 from search_core.sql.guard import check_text, single_select
 from search_core.sql.limits import QueryLimits
@@ -50,16 +50,16 @@ def run_query(con: duckdb.DuckDBPyConnection, sql: str, policy: QueryPolicy, lim
             f"使えるテーブル: {policy.tables_text}（WITH で定義した名前も可）。"
         ) from None
     except duckdb.InterruptException:
-        raise QueryAborted(
-            f"クエリが制限時間（{limits.timeout_seconds:g} 秒）内に終わらないため中断しました。"
-            "条件を絞るか、より単純な SQL にしてください。"
-        ) from None
+        raise QueryAborted(limits.timeout_message) from None
     except duckdb.OutOfMemoryException:
         raise QueryAborted(_memory_message(limits)) from None
     except duckdb.Error as error:
         raise QueryFailed(f"SQL の実行エラー: {scrub_paths(str(error))}") from None
     clipper = Clipper(limits.max_cell_chars)
-    shaped = [[clipper.convert(v) for v in row] for row in rows[: limits.max_rows]]
+    kept = rows[: limits.max_rows]
+    # Each row gets its share of what a response can hold (a character takes at least a byte), so one huge value
+    # cannot crowd out the other rows and converting stops where nothing more could be shown.
+    shaped = [clipper.convert_row(row, BUDGET_BYTES // max(1, len(kept))) for row in kept]
     bounded_rows, cut = _within_reply_budget(columns, shaped)
     return QueryResult(columns, bounded_rows, truncated=len(rows) > limits.max_rows or clipper.clipped or cut)
 

@@ -38,10 +38,7 @@ def check_text(sql: str, policy: QueryPolicy) -> str:
     code = _without_literals(statement)
     called = _denied_call(policy.denied_calls).search(code)
     if called:
-        raise QueryRejected(
-            f"関数 {called.group(1).strip(chr(34)).lower()}() は使えません（ファイル・設定・カタログ・環境を読む関数、"
-            "SQL を文字列で実行する関数は禁止です）。"
-        )
+        raise policy.refusal(called.group(1).strip('"').lower())
     if _PIVOT.search(code):
         raise QueryRejected(
             "PIVOT は使えません。count(*) FILTER (WHERE ...) や CASE WHEN を使った集計で書いてください。"

@@ -73,6 +73,14 @@ class QueryLimits:
             table_file_min_bytes=duckdb_memory_mb * 2**20 // 4,
         )
 
+    @property
+    def timeout_message(self) -> str:
+        """What the agent reads when a query was stopped at its deadline."""
+        return (
+            f"クエリが制限時間（{self.timeout_seconds:g} 秒）内に終わらないため中断しました。"
+            "条件を絞るか、より単純な問い合わせにしてください。"
+        )
+
     def holds_in_memory(self, csv_bytes: int) -> bool:
         """Whether a CSV this large is loaded into memory rather than converted into a DuckDB file.
 

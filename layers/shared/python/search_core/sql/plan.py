@@ -69,14 +69,14 @@ def _authorize(node: JsonNode, policy: QueryPolicy) -> None:
     info = node.get("extra_info") or {}
     if name in _TABLE_SCANS:
         if info.get("Table") not in policy.scannable_tables:
-            raise QueryRejected(f"そのテーブルは使えません。使えるテーブル: {policy.tables_text}（WITH で定義した名前も可）。")
+            raise QueryRejected(
+                f"そのテーブルは使えません。使えるテーブル: {policy.tables_text}（WITH で定義した名前も可）。"
+            )
         return
     if name in READ_ONLY_OPERATORS or name.lower() in policy.table_functions:
         return
     if "Function" in info:
-        raise QueryRejected(
-            f"テーブル関数 {name.lower()}() は使えません（ファイル・ネットワーク・設定・カタログの読み取りは禁止です）。"
-            f"使えるテーブル: {policy.tables_text}。使えるテーブル関数: {', '.join(sorted(policy.table_functions))}。"
-            f"列の一覧は DESCRIBE {min(policy.table_names)} で確認できます。"
-        )
-    raise QueryRejected(f"この問い合わせは実行できません（{name} は読み取り専用の SELECT で使える操作ではありません）。")
+        raise policy.refusal(name, table_function=True)
+    raise QueryRejected(
+        f"この問い合わせは実行できません（{name} は読み取り専用の SELECT で使える操作ではありません）。"
+    )

@@ -13,9 +13,9 @@ from dataclasses import dataclass
 
 import duckdb
 
+from search_core.errors import QueryRejected
 from search_core.sql.plan import tables_scanned
 from search_core.sql.quoting import quote_identifier
-
 
 # Table functions that only compute from their arguments.
 ALLOWED_TABLE_FUNCTIONS = frozenset({"unnest", "range", "generate_series", "json_each", "json_tree"})
@@ -53,14 +53,30 @@ class QueryPolicy:
     table_names: frozenset[str]
     denied_calls: frozenset[str]
     table_functions: frozenset[str] = ALLOWED_TABLE_FUNCTIONS
+    denied_table_functions: frozenset[str] = frozenset()
 
     @classmethod
     def for_connection(cls, con: duckdb.DuckDBPyConnection, table: str, table_names: frozenset[str]) -> QueryPolicy:
         """The policy for queries over `table` on `con`: its scan named exactly as the plans of `con` name it."""
+        denied_tables, denied_calls = _denied_calls(con)
         return cls(
             scannable_tables=tables_scanned(con, f"SELECT * FROM main.{quote_identifier(table)}"),
             table_names=table_names,
-            denied_calls=_denied_calls(con),
+            denied_calls=denied_calls,
+            denied_table_functions=denied_tables,
+        )
+
+    def refusal(self, function: str, table_function: bool = False) -> QueryRejected:
+        """The refusal of a call of `function`, telling the agent what it may use instead."""
+        name = function.lower()
+        if table_function or name in self.denied_table_functions:
+            return QueryRejected(
+                f"テーブル関数 {name}() は使えません（ファイル・ネットワーク・設定・カタログの読み取りは禁止です）。"
+                f"使えるテーブル: {self.tables_text}。使えるテーブル関数: {', '.join(sorted(self.table_functions))}。"
+                f"列の一覧は DESCRIBE {min(self.table_names)} で確認できます。"
+            )
+        return QueryRejected(
+            f"関数 {name}() は使えません（設定・カタログ・環境を読む関数、SQL を文字列で実行する関数は禁止です）。"
         )
 
     @property
@@ -68,9 +84,10 @@ class QueryPolicy:
         return "、".join(sorted(self.table_names))
 
 
-def _denied_calls(con: duckdb.DuckDBPyConnection) -> frozenset[str]:
-    """Every table function but the pure ones (unless the name is also an ordinary function, as `histogram` is),
-    the denied scalar functions, and the built-in macros that call any of them (`pg_sleep` calls `sleep_ms`)."""
+def _denied_calls(con: duckdb.DuckDBPyConnection) -> tuple[frozenset[str], frozenset[str]]:
+    """The denied table functions: all but the pure ones (unless the name is also an ordinary function, as
+    `histogram` is); and every denied call: those, the denied scalar functions, and the built-in macros that call
+    any of them (`pg_sleep` calls `sleep_ms`)."""
     kinds: dict[str, set[str]] = {}
     macros: dict[str, str] = {}
     for name, kind, definition in con.execute(
@@ -87,4 +104,4 @@ def _denied_calls(con: duckdb.DuckDBPyConnection) -> frozenset[str]:
     denied = tables | DENIED_SCALAR_FUNCTIONS
     calls = re.compile(r"\b(" + "|".join(map(re.escape, sorted(denied))) + r")\s*\(", re.IGNORECASE)
     denied |= {name for name, definition in macros.items() if calls.search(definition)}
-    return frozenset(denied)
+    return frozenset(tables), frozenset(denied)
