@@ -20,6 +20,7 @@ from tests.attacks.corpus import CORPUS, TARGETS, ask, matches, outcome
 from tests.conftest import body_of, sample_functions
 
 SECRET = f"canary-secret-{secrets.token_hex(8)}"
+REPOSITORY = Path(__file__).resolve().parents[2]
 FILE_SECRET = f"canary-file-{secrets.token_hex(8)}"
 
 
@@ -31,11 +32,16 @@ def canary_file(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 
 @pytest.fixture(scope="module")
-def functions(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, ModuleType]]:
+def cache_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    return tmp_path_factory.mktemp("cache")
+
+
+@pytest.fixture(scope="module")
+def functions(cache_dir: Path) -> Iterator[dict[str, ModuleType]]:
     with sample_functions(
         TARGETS,
         "attacks",
-        tmp_path_factory.mktemp("cache"),
+        cache_dir,
         QUERY_TIMEOUT_SECONDS="1",
         AWS_LAMBDA_FUNCTION_MEMORY_SIZE="1024",
         AWS_SECRET_ACCESS_KEY=SECRET,
@@ -46,15 +52,21 @@ def functions(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, Mo
 
 @pytest.mark.slow
 @pytest.mark.parametrize("name", TARGETS)
-def test_the_corpus(functions: dict[str, ModuleType], canary_file: Path, name: str) -> None:
+def test_the_corpus(functions: dict[str, ModuleType], canary_file: Path, cache_dir: Path, name: str) -> None:
     function, names = functions[name], TARGETS[name]
     before = ask(function, name, f"SELECT count(*) AS n, sum(hash(COLUMNS(*))) AS h FROM {names['table']}")
+    # The worker is up: plant a canary in its own DuckDB folder, which external access alone does not close.
+    temp_dir = cache_dir / f"{names['table']}-worker" / "duckdb-tmp"
+    temp_canary = temp_dir / f"canary-{secrets.token_hex(4)}.csv"
+    temp_canary.write_text(f"secret\n{FILE_SECRET}\n", encoding="utf-8")
+    places = {"canary_file": canary_file, "temp_dir": temp_dir, "temp_canary": temp_canary}
     surprises = []
     for case in CORPUS:
-        sql = case["sql"].format(canary_file=canary_file, **names)
+        sql = case["sql"].format(temp_canary_name=temp_canary.name, **places, **names)
         response = ask(function, name, sql)
         raw = json.dumps(response, ensure_ascii=False)
         assert SECRET not in raw and FILE_SECRET not in raw, f"canary leaked by {case}"
+        assert not any(str(path) in raw for path in (cache_dir, temp_dir, REPOSITORY)), f"host path leaked by {case}"
         assert response_bytes(response) <= BUDGET_BYTES
         got = outcome(response)
         if not matches(case["expect"], got):
@@ -70,6 +82,7 @@ def test_the_corpus(functions: dict[str, ModuleType], canary_file: Path, name: s
 
 def test_the_corpus_is_large_and_covers_every_category() -> None:
     categories = {case["category"] for case in CORPUS}
-    assert len(CORPUS) >= 150
+    assert len(CORPUS) >= 450
     assert {"statement-type", "stacking", "reader", "reader-nested", "replacement-scan", "catalog-setting", "unicode",
-            "legitimate", "long", "nested", "runaway"} <= categories  # fmt: skip
+            "legitimate", "long", "nested", "runaway", "cte-shadow", "temp-read", "encoded-leak", "dml-cte",
+            "catalog-macro", "shaping", "text-escape"} <= categories  # fmt: skip

@@ -16,8 +16,10 @@ from pydantic import BaseModel, Field, ValidationError
 from search_core.errors import SearchError
 from search_core.observability import logger, metrics
 from search_core.responses import BUDGET_BYTES, dumps_body, echo_of, encodable, envelope, response_bytes
+from search_core.sql.limits import TRUNCATION_MARKER
 from search_core.validation import describe_errors
 
+_MAX_ERROR_CHARS = 2_000
 _INTERNAL_ERROR = "内部エラーが発生しました。時間をおいて再試行してください。"
 _UNENCODABLE = (
     "リクエストに UTF-8 で表せない文字（対になっていないサロゲートなど）が含まれています。文字列を確認してください。"
@@ -154,4 +156,7 @@ def _report_unechoed(raw: dict[str, Any], echo: dict[str, Any]) -> None:
 
 
 def _error_response(status: int, message: str) -> Response[Any]:
+    # DuckDB's messages quote the query; a long query must not push its error over the response budget.
+    if len(message) > _MAX_ERROR_CHARS:
+        message = message[:_MAX_ERROR_CHARS] + TRUNCATION_MARKER
     return Response(status_code=status, content_type=content_types.APPLICATION_JSON, body={"error": message})
