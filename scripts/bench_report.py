@@ -108,10 +108,10 @@ def bounds(runs: list[Run]) -> list[str]:
     return [
         f"What bounds them, at {TARGET_ROWS:,} rows (medians over both datasets): DuckDB alone takes "
         f"{ms(min(direct))}–{ms(max(direct))} ms per query with the one thread a 1,769 MB function has; the guard "
-        f"(DuckDB's own parser serialising the syntax tree, then the checks) {ms(guard)} ms; the worker round trip "
-        f"plus Powertools, logging, metrics and the response {ms(boundary)} ms. The last two are the price of the "
-        "safety design: a query is checked on its syntax tree, not its text, and runs in a process that can be "
-        "killed. A cold start spends "
+        "(the text check, then DuckDB planning the bounded query and the check of every node of that plan) "
+        f"{ms(guard)} ms; the worker round trip plus Powertools, logging, metrics and the response {ms(boundary)} ms. "
+        "The last two are the price of the safety design: a query is authorised on the plan DuckDB will run, not on "
+        "its text, and runs in a process that can be killed. A cold start spends "
         f"{cold['import_ms']:.0f} ms importing (Powertools and pydantic), {cold['fetch_ms']:.0f} ms fetching from S3 "
         f"(mostly creating the boto3 client), {cold['load_ms']:.0f} ms loading (the CSV, and what is left of the "
         f"worker's start after overlapping the download) and {cold['first_query_ms']:.0f} ms on the first query. "
@@ -320,8 +320,8 @@ def report(sql: dict[str, Any], layer: dict[str, Any] | None, cases: str | None)
         f"### Where the time goes at {TARGET_ROWS:,} rows",
         "",
         "Medians of each layer, timed in turns: DuckDB alone (the query with its row cap); the guard alone "
-        "(DuckDB's parser serialising the syntax tree, then the checks); the in-process path (guard, deadline, "
-        "query, value conversion: what the worker runs); the whole handler. *handler − in-process* is the worker "
+        "(the text check, then DuckDB planning the bounded query and the check of every node of that plan); the "
+        "in-process path (guard, deadline, query, value conversion: what the worker runs); the whole handler. *handler − in-process* is the worker "
         "round trip plus Powertools (routing, validation, logging, metrics) and the response.",
         "",
         *breakdown_table(runs),

@@ -42,9 +42,9 @@ from search_core.datasets.loading import load_dataset, write_dataset_file
 from search_core.datasets.spec import DatasetSpec
 from search_core.datasets.stores import STORES
 from search_core.sql.client import QueryWorker
-from search_core.sql.execute import run_query
-from search_core.sql.guard import check_query
+from search_core.sql.execute import authorize, run_query
 from search_core.sql.limits import QueryLimits
+from search_core.sql.policy import QueryPolicy
 
 BUILD = ROOT / "build" / "bench"
 # What template.yaml deploys the SQL functions with: 1,769 MB is one vCPU, so DuckDB gets one thread.
@@ -271,6 +271,7 @@ def warm(bench: Bench, csv_path: Path, uri: str, rows: int, repeat: int) -> list
     function = import_function(bench.function, f"bench_{bench.spec.name}_{rows}")
     limits: QueryLimits = function.search.limits
     direct = direct_connection(bench, csv_path, limits)
+    policy = QueryPolicy.for_connection(direct, bench.spec.table, bench.spec.table_names)
     context, base = LambdaContext(), load_event(bench.event)
     results = []
     for label, sql in bench.queries.items():
@@ -280,9 +281,10 @@ def warm(bench: Bench, csv_path: Path, uri: str, rows: int, repeat: int) -> list
         calls = {
             "handler": lambda event=event: function.lambda_handler(event, context),
             "direct": lambda bounded=bounded: direct.execute(bounded).fetchall(),
-            # For "where the time goes": the guard alone, and guard + deadline + query + value shaping in-process.
-            "guard": lambda sql=sql: check_query(direct, sql, bench.spec.table_names),
-            "in_process": lambda sql=sql: run_query(direct, sql, bench.spec.table_names, limits),
+            # For "where the time goes": the guard alone (text check and plan authorisation), and guard + deadline +
+            # query + value shaping in-process.
+            "guard": lambda sql=sql: authorize(direct, sql, policy, limits),
+            "in_process": lambda sql=sql: run_query(direct, sql, policy, limits),
         }
         interleaved(calls, 3)  # the first call fetches, boots the worker and loads
         samples = interleaved(calls, repeat)

@@ -23,38 +23,48 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from tests.attacks.corpus import CORPUS, TARGETS, ask, matches, outcome
+from tests.attacks.corpus import CORPUS, TARGETS, ask, matches, outcome, plant_canaries, sql_of
 from tests.integration.test_load import children, mixed_events, process_rss_mb
 
 from scripts.local_lambda import LambdaContext, import_function
+from search_core.responses import BUDGET_BYTES, response_bytes
 
 SECRET = f"canary-secret-{secrets.token_hex(8)}"
+FILE_SECRET = f"canary-file-{secrets.token_hex(8)}"
 
 
-def corpus_report(functions: dict[str, Any], canary_file: Path) -> list[str]:
+def corpus_report(functions: dict[str, Any], canary_file: Path, cache_dir: Path) -> list[str]:
     tried: Counter[str] = Counter()
     outcomes: dict[str, Counter[str]] = defaultdict(Counter)
-    surprises, leaks, runaways = 0, 0, []
+    slowest: dict[str, float] = defaultdict(float)
+    surprises, leaks, oversize, runaways = 0, 0, 0, []
     for name, function in functions.items():
+        ask(function, name, "SELECT 1")  # the worker is up, and its folder exists for the canary
+        places = plant_canaries(canary_file, cache_dir, TARGETS[name]["table"], FILE_SECRET)
         for case in CORPUS:
-            sql = case["sql"].format(canary_file=canary_file, **TARGETS[name])
             started = time.perf_counter()
-            response = ask(function, name, sql)
+            response = ask(function, name, sql_of(case, name, places))
             elapsed = (time.perf_counter() - started) * 1000
             raw = json.dumps(response, ensure_ascii=False)
-            leaks += SECRET in raw or canary_file.read_text().split()[1] in raw
+            leaks += any(secret in raw for secret in (SECRET, FILE_SECRET, str(cache_dir)))
+            oversize += response_bytes(response) > BUDGET_BYTES
             got = outcome(response)
             tried[case["category"]] += 1
             outcomes[case["category"]][got] += 1
+            slowest[case["category"]] = max(slowest[case["category"]], elapsed)
             surprises += not matches(case["expect"], got)
             if case["category"] == "runaway" and name == "search_events":
                 runaways.append((case["sql"][:70], got, elapsed))
     lines = [f"## Attack corpus ({len(CORPUS)} cases × {len(functions)} SQL functions)\n"]
-    lines.append("| category | requests | outcomes |\n|---|---:|---|")
+    lines.append("| category | requests | outcomes | slowest call (ms) |\n|---|---:|---|---:|")
     for category, count in tried.items():
         shown = ", ".join(f"{k} {v}" for k, v in sorted(outcomes[category].items()))
-        lines.append(f"| {category} | {count} | {shown} |")
-    lines.append(f"\nUnexpected outcomes: {surprises}. Canary leaks (environment secret, file on disk): {leaks}.\n")
+        lines.append(f"| {category} | {count} | {shown} | {slowest[category]:.0f} |")
+    lines.append(
+        f"\nUnexpected outcomes: {surprises}. Leaks (environment secret, file on disk, file in the worker's DuckDB "
+        f"folder, the cache folder's path): {leaks}. Responses over {BUDGET_BYTES:,} bytes: {oversize}. Slowest call "
+        f"of all: {max(slowest.values()):.0f} ms with QUERY_TIMEOUT_SECONDS=1.\n"
+    )
     lines.append("## Runaway queries (search_events, QUERY_TIMEOUT_SECONDS=1, 1,024 MB function)\n")
     lines.append("| query | outcome | ended after ms |\n|---|---|---:|")
     lines.extend(f"| `{sql.replace('|', '¦')}` | {got} | {elapsed:.0f} |" for sql, got, elapsed in runaways)
@@ -96,7 +106,7 @@ def main() -> None:
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as work:
         canary_file = Path(work) / "canary.csv"
-        canary_file.write_text(f"secret\ncanary-file-{secrets.token_hex(8)}\n", encoding="utf-8")
+        canary_file.write_text(f"secret\n{FILE_SECRET}\n", encoding="utf-8")
         os.environ.update(
             DATA_CACHE_DIR=str(Path(work) / "cache"),
             QUERY_TIMEOUT_SECONDS="1",
@@ -111,7 +121,7 @@ def main() -> None:
         # The handlers print their metrics to stdout, as in Lambda; the report is printed once they are done.
         with open(os.devnull, "w") as sink, contextlib.redirect_stdout(sink):
             try:
-                report = corpus_report(functions, canary_file)
+                report = corpus_report(functions, canary_file, Path(work) / "cache")
             finally:
                 for function in functions.values():
                     function.search.close()

@@ -21,6 +21,22 @@ _BASE_EVENTS = {"search_events": "search_events/free_events.json", "search_store
 _ABORTED = ("中断しました", "強制終了しました", "異常終了しました")
 
 
+def plant_canaries(canary_file: Path, cache_dir: Path, table: str, secret: str) -> dict[str, Any]:
+    """Put a canary file in the worker's own DuckDB folder (which `enable_external_access=false` alone leaves
+    readable) once the worker is up; return what the corpus's {canary_file}, {temp_dir}, {temp_canary} and
+    {temp_canary_name} stand for."""
+    temp_dir = cache_dir / f"{table}-worker" / "duckdb-tmp"
+    temp_canary = temp_dir / "canary-temp.csv"
+    temp_canary.write_text(f"secret\n{secret}\n", encoding="utf-8")
+    return {"canary_file": canary_file, "temp_dir": temp_dir, "temp_canary": temp_canary,
+            "temp_canary_name": temp_canary.name}  # fmt: skip
+
+
+def sql_of(case: dict[str, Any], name: str, places: dict[str, Any]) -> str:
+    """The case's SQL for the function `name`, with its placeholders filled."""
+    return str(case["sql"]).format(**places, **TARGETS[name])
+
+
 def ask(function: ModuleType, name: str, sql: str) -> dict[str, Any]:
     """Send `sql` to a loaded SQL function in a real Bedrock event."""
     event = load_event(_BASE_EVENTS[name])

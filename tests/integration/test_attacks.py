@@ -16,7 +16,7 @@ from types import ModuleType
 import pytest
 
 from search_core.responses import BUDGET_BYTES, response_bytes
-from tests.attacks.corpus import CORPUS, TARGETS, ask, matches, outcome
+from tests.attacks.corpus import CORPUS, TARGETS, ask, matches, outcome, plant_canaries, sql_of
 from tests.conftest import body_of, sample_functions
 
 SECRET = f"canary-secret-{secrets.token_hex(8)}"
@@ -55,18 +55,13 @@ def functions(cache_dir: Path) -> Iterator[dict[str, ModuleType]]:
 def test_the_corpus(functions: dict[str, ModuleType], canary_file: Path, cache_dir: Path, name: str) -> None:
     function, names = functions[name], TARGETS[name]
     before = ask(function, name, f"SELECT count(*) AS n, sum(hash(COLUMNS(*))) AS h FROM {names['table']}")
-    # The worker is up: plant a canary in its own DuckDB folder, which external access alone does not close.
-    temp_dir = cache_dir / f"{names['table']}-worker" / "duckdb-tmp"
-    temp_canary = temp_dir / f"canary-{secrets.token_hex(4)}.csv"
-    temp_canary.write_text(f"secret\n{FILE_SECRET}\n", encoding="utf-8")
-    places = {"canary_file": canary_file, "temp_dir": temp_dir, "temp_canary": temp_canary}
+    places = plant_canaries(canary_file, cache_dir, names["table"], FILE_SECRET)
     surprises = []
     for case in CORPUS:
-        sql = case["sql"].format(temp_canary_name=temp_canary.name, **places, **names)
-        response = ask(function, name, sql)
+        response = ask(function, name, sql_of(case, name, places))
         raw = json.dumps(response, ensure_ascii=False)
         assert SECRET not in raw and FILE_SECRET not in raw, f"canary leaked by {case}"
-        assert not any(str(path) in raw for path in (cache_dir, temp_dir, REPOSITORY)), f"host path leaked by {case}"
+        assert not any(str(p) in raw for p in (cache_dir, places["temp_dir"], REPOSITORY)), f"path leaked by {case}"
         assert response_bytes(response) <= BUDGET_BYTES
         got = outcome(response)
         if not matches(case["expect"], got):

@@ -27,12 +27,9 @@ from search_core.sql.watchdog import WATCHDOG
 
 def run_query(con: duckdb.DuckDBPyConnection, sql: str, policy: QueryPolicy, limits: QueryLimits) -> QueryResult:
     """Guard, bound and run `sql`; raise QueryRejected, QueryFailed or QueryAborted with a Japanese message."""
-    statement = check_text(sql, policy)
-    # One execute of the wrapped query: the relation API would bind and plan it two or three times.
-    bounded = f"SELECT * FROM (\n{statement}\n) LIMIT {limits.max_rows + 1}"
     try:
         with WATCHDOG.deadline(con, limits.interrupt_seconds):
-            authorize_plan(con, bounded, policy)
+            bounded = authorize(con, sql, policy, limits)
             cursor = con.execute(bounded)
             description = cursor.description or []
             # SELECT * over the subquery makes repeated names unique (x, x_1), so no value is lost in the objects.
@@ -62,6 +59,18 @@ def run_query(con: duckdb.DuckDBPyConnection, sql: str, policy: QueryPolicy, lim
     shaped = [clipper.convert_row(row, BUDGET_BYTES // max(1, len(kept))) for row in kept]
     bounded_rows, cut = _within_reply_budget(columns, shaped)
     return QueryResult(columns, bounded_rows, truncated=len(rows) > limits.max_rows or clipper.clipped or cut)
+
+
+def authorize(con: duckdb.DuckDBPyConnection, sql: str, policy: QueryPolicy, limits: QueryLimits) -> str:
+    """The bounded statement to run for `sql`, once its text and its plan are allowed (raises otherwise).
+
+    The row cap wraps the statement, so the plan authorised is the plan that runs. Planning errors are DuckDB's.
+    """
+    statement = check_text(sql, policy)
+    # One execute of the wrapped query later: the relation API would bind and plan it two or three times.
+    bounded = f"SELECT * FROM (\n{statement}\n) LIMIT {limits.max_rows + 1}"
+    authorize_plan(con, bounded, policy)
+    return bounded
 
 
 def _within_reply_budget(columns: list[str], rows: list[list[Any]]) -> tuple[list[list[Any]], bool]:
