@@ -321,8 +321,9 @@ def report(sql: dict[str, Any], layer: dict[str, Any] | None, cases: str | None)
         "",
         "Medians of each layer, timed in turns: DuckDB alone (the query with its row cap); the guard alone "
         "(the text check, then DuckDB planning the bounded query and the check of every node of that plan); the "
-        "in-process path (guard, deadline, query, value conversion: what the worker runs); the whole handler. *handler − in-process* is the worker "
-        "round trip plus Powertools (routing, validation, logging, metrics) and the response.",
+        "in-process path (guard, deadline, query, value conversion: what the worker runs); the whole handler. "
+        "*handler − in-process* is the worker round trip plus Powertools (routing, validation, logging, metrics) "
+        "and the response.",
         "",
         *breakdown_table(runs),
         "",
