@@ -6,10 +6,11 @@ These run the real worker process. DuckDB alone does not stop `repeat('x', 40000
 
 from __future__ import annotations
 
+import base64
 import os
 import signal
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import replace
 from pathlib import Path
 
@@ -198,3 +199,19 @@ def test_closing_the_launcher_stops_its_spare(tmp_path: Path) -> None:
     assert spare is not None
     launcher.close()
     assert spare.poll() is not None
+
+
+@pytest.mark.parametrize("encode", [str, lambda p: base64.b64encode(p.encode()).decode(), lambda p: p[::-1]])
+def test_a_reply_carrying_this_runs_paths_is_refused(tmp_path: Path, encode: Callable[[str], str]) -> None:
+    work_dir = tmp_path / "worker"
+    rows = (DATA_DIR / "events.csv").read_text(encoding="utf-8").splitlines()
+    header, first = rows[0], rows[1].split(",", 1)
+    planted = tmp_path / "planted.csv"
+    planted.write_text("\n".join([header, f"{encode(str(work_dir))},{first[1]}", *rows[2:]]) + "\n", encoding="utf-8")
+    runner = QueryWorker("events", planted, LIMITS, work_dir)
+    try:
+        with pytest.raises(QueryRejected, match="パス"):
+            runner.query("SELECT event_name FROM events")
+        assert runner.query("SELECT count(*) AS n FROM events").rows == [[32]]
+    finally:
+        runner.close()

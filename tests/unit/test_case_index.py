@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import sqlite3
+import time
 from collections.abc import Iterator
 from datetime import date
 from pathlib import Path
@@ -148,3 +149,10 @@ def test_csv_and_jsonl_exports_prepare_to_the_same_index(tmp_path: Path, index: 
             assert ids(other, "損害賠償") == ids(index, "損害賠償")
         finally:
             other.close()
+
+
+def test_a_search_stops_once_its_deadline_has_passed(index: CaseIndex) -> None:
+    query = CaseQuery(tuple(split_keywords("判決")), 20, None)
+    with pytest.raises(TimeoutError):
+        index.search(query, deadline=time.monotonic() - 1)
+    assert index.search(query, deadline=time.monotonic() + 60)

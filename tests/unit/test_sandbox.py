@@ -76,3 +76,31 @@ def test_every_name_and_macro_of_the_dataset_is_there(locked: duckdb.DuckDBPyCon
 def test_sizes_come_from_the_limits(locked: duckdb.DuckDBPyConnection, test_limits: Any) -> None:
     threads = locked.execute("SELECT current_setting('threads')").fetchall()[0][0]
     assert int(threads) == test_limits.threads
+
+
+@pytest.mark.parametrize(
+    "reader",
+    [
+        "SELECT * FROM read_csv('{path}')",
+        "SELECT * FROM '{path}'",
+        "SELECT * FROM read_text('{path}')",
+        "SELECT * FROM glob('{folder}/*')",
+        "SELECT * FROM '{folder}/*.csv'",
+    ],
+)
+def test_no_file_is_readable_after_loading_not_even_in_duckdbs_own_folders(
+    locked: duckdb.DuckDBPyConnection, tmp_path: Path, reader: str
+) -> None:
+    for folder in tmp_path.rglob("duckdb-tmp"):
+        (folder / "canary.csv").write_text("secret\ncanary-in-temp\n", encoding="utf-8")
+        with pytest.raises(duckdb.Error) as refused:
+            locked.execute(reader.format(path=folder / "canary.csv", folder=folder)).fetchall()
+        assert "canary-in-temp" not in str(refused.value)
+
+
+def test_no_setting_names_a_host_folder(locked: duckdb.DuckDBPyConnection, tmp_path: Path) -> None:
+    # The open table file stays listed in allowed_paths (DuckDB adds it, resolved, when external access is turned
+    # off); the plan check keeps every settings and catalog view out of reach, and the worker's net catches it.
+    folders = {name: value for name, value in locked.execute("SELECT name, value FROM duckdb_settings()").fetchall()}
+    assert (folders["home_directory"], folders["temp_directory"], folders["secret_directory"]) == ("", "", "")
+    assert not any(str(folder) in " ".join(map(str, folders.values())) for folder in tmp_path.rglob("duckdb-tmp"))
