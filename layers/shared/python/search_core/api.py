@@ -19,7 +19,7 @@ from search_core.responses import BUDGET_BYTES, dumps_body, echo_of, encodable, 
 from search_core.sql.limits import TRUNCATION_MARKER
 from search_core.validation import describe_errors
 
-_MAX_ERROR_CHARS = 2_000
+_MAX_ERROR_CHARS = 1_000
 _INTERNAL_ERROR = "内部エラーが発生しました。時間をおいて再試行してください。"
 _UNENCODABLE = (
     "リクエストに UTF-8 で表せない文字（対になっていないサロゲートなど）が含まれています。文字列を確認してください。"
@@ -50,7 +50,7 @@ def responses(success: type[BaseModel]) -> dict[int, Any]:
 
 class _Property(BaseModel):
     name: str
-    value: Any = None
+    value: Any  # required: Powertools reads it without a default, so a property without one would be a 500
 
 
 class _Media(BaseModel):
@@ -116,9 +116,8 @@ def serve(app: BedrockAgentResolver, event: Any, context: LambdaContext) -> dict
     try:
         request = BedrockRequest.model_validate(raw)
     except ValidationError as error:
-        return envelope(
-            echo, 422, dumps_body({"error": f"イベントの形式が不正です: {describe_errors(error.errors())}"})
-        )
+        message = f"イベントの形式が不正です: {describe_errors(error.errors())}"
+        return _within_budget(envelope(echo, 422, dumps_body({"error": message})), echo)
     logger.append_keys(
         sessionId=(request.sessionId or "")[:200], actionGroup=echo.get("actionGroup"), apiPath=echo.get("apiPath")
     )

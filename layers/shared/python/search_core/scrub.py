@@ -36,26 +36,30 @@ class HostPathNet:
     ...  "2F7365617263682D636F72652F6576656E74732D776F726B6572", "L3RtcC9zZWFyY2gtY29yZS9ldmVudHMtd29ya2Vy",
     ...  "イベント一覧")]
     [True, True, True, True, False]
+
+    A path the request itself wrote is not caught: answering it tells nothing, and refusing it would confirm a guess.
+
+    >>> net.catches("/tmp/search-core/events-worker", known="SELECT '/tmp/search-core/events-worker'")
+    False
     """
 
     def __init__(self, paths: Iterable[str]) -> None:
-        skeletons: set[str] = set()
-        encoded: set[str] = set()
+        # Each trailing part of each path: its skeleton, and every form it is looked for in.
+        self._tails: list[tuple[str, frozenset[str], frozenset[str]]] = []
         for path in paths:
             for tail in _tails(path):
                 skeleton = _skeleton(tail)
                 if len(skeleton) >= _MIN_SKELETON:
-                    skeletons.update({skeleton, skeleton[::-1]})
-                    encoded.update(_encodings(tail))
-        self._skeletons = sorted(skeletons)
-        self._encoded = sorted(encoded)
+                    self._tails.append((skeleton, frozenset({skeleton, skeleton[::-1]}), frozenset(_encodings(tail))))
 
-    def catches(self, text: str) -> bool:
-        if not self._skeletons:
-            return False
+    def catches(self, text: str, known: str = "") -> bool:
         folded = text.casefold()
-        skeleton = _skeleton(folded)
-        return any(s in skeleton for s in self._skeletons) or any(e in folded for e in self._encoded)
+        skeleton, known_skeleton = _skeleton(folded), _skeleton(known)
+        return any(
+            any(form in skeleton for form in skeletons) or any(form in folded for form in encoded)
+            for tail, skeletons, encoded in self._tails
+            if tail not in known_skeleton
+        )
 
 
 def _tails(path: str) -> list[str]:

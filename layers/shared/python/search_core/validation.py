@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
+_MAX_PART_CHARS = 40
 _REASONS = {
     "missing": "必須です",
     "string_type": "文字列である必要があります",
@@ -27,16 +28,23 @@ _REASONS = {
 
 
 def describe_errors(errors: Sequence[Any]) -> str:
-    """One clause per error: `field: reason`.
+    """One clause per error: `field: reason`, each part of a field's path cut to 40 characters (some are keys the
+    caller chose, of any length).
 
     >>> describe_errors([{"loc": ("body", "sql_query"), "type": "missing"}])
     'sql_query: 必須です'
+    >>> describe_errors([{"loc": ("sessionAttributes", "k" * 99), "type": "string_type"}])
+    'sessionAttributes.kkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkk…: 文字列である必要があります'
     """
     clauses = []
     for error in list(errors)[:5]:
-        field = ".".join(str(part) for part in error.get("loc", ()) if part not in ("body", "query")) or "リクエスト"
-        clauses.append(f"{field}: {_reason(error)}")
+        parts = [_clip(str(part)) for part in error.get("loc", ()) if part not in ("body", "query")]
+        clauses.append(f"{'.'.join(parts) or 'リクエスト'}: {_reason(error)}")
     return "、".join(clauses)
+
+
+def _clip(part: str) -> str:
+    return part if len(part) <= _MAX_PART_CHARS else part[:_MAX_PART_CHARS] + "…"
 
 
 def _reason(error: Any) -> str:

@@ -8,11 +8,12 @@ is cut to a size the parent can shape quickly, whatever its nesting.
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 import duckdb
 
-from search_core.errors import QueryAborted, QueryFailed, QueryRejected
+from search_core.errors import QueryAborted, QueryFailed, QueryRejected, SearchError
 from search_core.responses import BUDGET_BYTES, REPLY_BUDGET_BYTES, fit_rows
 from search_core.scrub import scrub_paths
 from search_core.sql.guard import check_text, single_select
@@ -23,6 +24,9 @@ from search_core.sql.quoting import quote_identifier
 from search_core.sql.result import QueryResult
 from search_core.sql.values import Clipper
 from search_core.sql.watchdog import WATCHDOG
+
+_MISSING_TABLE = re.compile(r"Table with name (.+?) does not exist")
+_MISSING_TABLE_FUNCTION = re.compile(r'Table Function with name "?([\w.]+?)"? (?:does not exist|is not in the catalog)')
 
 
 def run_query(con: duckdb.DuckDBPyConnection, sql: str, policy: QueryPolicy, limits: QueryLimits) -> QueryResult:
@@ -42,10 +46,9 @@ def run_query(con: duckdb.DuckDBPyConnection, sql: str, policy: QueryPolicy, lim
         single_select(sql)  # not one query: that is the clearer reason
         raise QueryRejected(f"SQL の構文エラー: {scrub_paths(str(error))}") from None
     except duckdb.PermissionException:
-        raise QueryRejected(
-            "ファイル・ネットワーク・設定は読めません。"
-            f"使えるテーブル: {policy.tables_text}（WITH で定義した名前も可）。"
-        ) from None
+        raise QueryRejected(f"ファイル・ネットワーク・設定は読めません。{policy.tables_hint}") from None
+    except duckdb.CatalogException as error:
+        raise _unknown_name(error, policy) from None
     except duckdb.InterruptException:
         raise QueryAborted(limits.timeout_message) from None
     except duckdb.OutOfMemoryException:
@@ -81,6 +84,23 @@ def _within_reply_budget(columns: list[str], rows: list[list[Any]]) -> tuple[lis
     if rows and not fitted:
         raise QueryFailed("結果の 1 行が大きすぎて返せません。SELECT する列を絞ってください。")
     return [list(row.values()) for row in fitted], cut
+
+
+def _unknown_name(error: duckdb.CatalogException, policy: QueryPolicy) -> SearchError:
+    """DuckDB's catalog error, told with what the agent may use instead of the catalog's own suggestions (which name
+    system tables the plan check would refuse).
+
+    >>> from search_core.sql.policy import QueryPolicy
+    >>> policy = QueryPolicy(frozenset(), frozenset({"events"}), frozenset())
+    >>> _unknown_name(duckdb.CatalogException('Catalog Error: Table with name stores does not exist!'), policy).message
+    'テーブル stores はありません。使えるテーブル: events（WITH で定義した名前も可）。'
+    """
+    table, function = _MISSING_TABLE.search(str(error)), _MISSING_TABLE_FUNCTION.search(str(error))
+    if table:
+        return QueryFailed(f"テーブル {scrub_paths(table.group(1))[:100]} はありません。{policy.tables_hint}")
+    if function:
+        return policy.refusal(function.group(1), table_function=True)
+    return QueryFailed(f"SQL の実行エラー: {scrub_paths(str(error))}")
 
 
 def _memory_message(limits: QueryLimits) -> str:

@@ -22,8 +22,13 @@ from search_core.sql.limits import MAX_SQL_CHARS
 from search_core.sql.policy import QueryPolicy
 
 _BLANKED = (duckdb.token_type.string_const, duckdb.token_type.comment)
-# PIVOT without an IN list runs a query while it is planned, before any check of the plan could refuse it.
-_PIVOT = re.compile(r"\bpivot(?:_wider)?\b", re.IGNORECASE)
+# PIVOT without an IN list runs a query while it is planned, before any check of the plan could refuse it: the
+# statement (`PIVOT t ON ...`, where a query may begin) and the clause (`FROM t PIVOT (...)`). The word as a name
+# (`AS pivot`) is neither.
+_PIVOT = re.compile(
+    r"(?:^|[(,]|\ball|\bunion|\bintersect|\bexcept)\s*pivot(?:_wider)?\s*[\w\"'(]|\bpivot(?:_wider)?\s*\(",
+    re.IGNORECASE,
+)
 # How a query begins; any other text goes through the splitter, which names the kind of statement it is.
 _QUERY_START = re.compile(r"\s*(?:\(|select|with|from|values|describe|summarize|table|unpivot|pivot)\b", re.IGNORECASE)
 _QUOTED_IDENTIFIER = re.compile(r'"(?:[^"]|"")*"')

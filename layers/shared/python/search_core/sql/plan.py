@@ -69,9 +69,7 @@ def _authorize(node: JsonNode, policy: QueryPolicy) -> None:
     info = node.get("extra_info") or {}
     if name in _TABLE_SCANS:
         if info.get("Table") not in policy.scannable_tables:
-            raise QueryRejected(
-                f"そのテーブルは使えません。使えるテーブル: {policy.tables_text}（WITH で定義した名前も可）。"
-            )
+            raise QueryRejected(f"そのテーブルは使えません。{policy.tables_hint}")
         return
     if name in READ_ONLY_OPERATORS or name.lower() in policy.table_functions:
         return

@@ -83,6 +83,10 @@ class QueryPolicy:
     def tables_text(self) -> str:
         return "、".join(sorted(self.table_names))
 
+    @property
+    def tables_hint(self) -> str:
+        return f"使えるテーブル: {self.tables_text}（WITH で定義した名前も可）。"
+
 
 def _denied_calls(con: duckdb.DuckDBPyConnection) -> tuple[frozenset[str], frozenset[str]]:
     """The denied table functions: all but the pure ones (unless the name is also an ordinary function, as

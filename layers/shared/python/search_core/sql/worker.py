@@ -63,7 +63,7 @@ class _Session:
     def safe_answer(self, sql: str) -> dict[str, Any]:
         """The answer, unless it carries one of this run's paths in any encoding (the net under the guard)."""
         reply = self.answer(sql)
-        if self.host_paths.catches(json.dumps(reply, ensure_ascii=False)):
+        if self.host_paths.catches(json.dumps(reply, ensure_ascii=False), known=sql):
             print("refused a reply that carried a host path", file=sys.stderr)
             return {"error": {"kind": "QueryRejected", "message": _LEAK_MESSAGE}}
         return reply
