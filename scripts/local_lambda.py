@@ -21,6 +21,8 @@ DATA_DIR = ROOT / "data"
 
 if str(LAYER) not in sys.path:
     sys.path.insert(0, str(LAYER))
+# Locally, a dataset with no URI is the repository's sample (the layer never looks for it beside itself).
+os.environ.setdefault("SAMPLE_DATA_DIR", str(DATA_DIR))
 
 
 @dataclass

@@ -140,9 +140,14 @@ def test_a_local_file_is_read_in_place_and_versioned_by_stat(tmp_path: Path, clo
     assert copy.current().version != first.version
 
 
-def test_unset_uri_outside_lambda_means_the_bundled_sample() -> None:
-    source = resolve_source("events", "events.csv", Settings(in_lambda=False))
+def test_unset_uri_outside_lambda_means_the_sample_the_tooling_names() -> None:
+    source = resolve_source("events", "events.csv", Settings(in_lambda=False, sample_data_dir=DATA_DIR))
     assert source.path is not None and source.path.read_bytes().startswith(b"event_name,")
+
+
+def test_unset_uri_and_no_sample_folder_is_a_configuration_error() -> None:
+    with pytest.raises(ConfigurationError, match="EVENTS_URI が設定されていない"):
+        resolve_source("events", "events.csv", Settings(in_lambda=False))
 
 
 def test_unset_uri_in_lambda_is_a_configuration_error() -> None:

@@ -8,9 +8,6 @@ from pathlib import Path
 
 from pydantic import BaseModel, Field
 
-# Local runs with no URI set read the sample data kept in the repository (layers/shared/python/search_core/../../../..).
-BUNDLED_DATA_DIR = Path(__file__).resolve().parents[4] / "data"
-
 
 class Settings(BaseModel):
     dataset_uris: dict[str, str] = Field(default_factory=dict)
@@ -19,6 +16,9 @@ class Settings(BaseModel):
     query_timeout_seconds: float = Field(default=5.0, gt=0)
     refresh_interval_seconds: float = Field(default=60.0, ge=0)
     cache_dir: Path = Path("/tmp/search-core")
+    # Outside Lambda, where a dataset with no URI is read from: the repository's data/ folder, which the local
+    # tooling names. The layer itself never looks for anything outside its own folder.
+    sample_data_dir: Path | None = None
 
     @classmethod
     def from_env(cls, env: Mapping[str, str] | None = None) -> Settings:
@@ -32,6 +32,7 @@ class Settings(BaseModel):
             ("query_timeout_seconds", "QUERY_TIMEOUT_SECONDS"),
             ("refresh_interval_seconds", "DATA_REFRESH_SECONDS"),
             ("cache_dir", "DATA_CACHE_DIR"),
+            ("sample_data_dir", "SAMPLE_DATA_DIR"),
         ):
             if env.get(variable):
                 values[field] = env[variable]

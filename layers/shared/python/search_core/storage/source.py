@@ -6,7 +6,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from search_core.errors import ConfigurationError
-from search_core.settings import BUNDLED_DATA_DIR, Settings
+from search_core.settings import Settings
 
 
 @dataclass(frozen=True)
@@ -33,13 +33,13 @@ class DataSource:
 
 
 def resolve_source(name: str, file_name: str, settings: Settings) -> DataSource:
-    """The configured location of dataset `name`; the bundled sample when unset outside Lambda."""
+    """The configured location of dataset `name`; outside Lambda, when unset, the sample in SAMPLE_DATA_DIR."""
     uri = settings.dataset_uris.get(name)
     if uri:
         return DataSource.parse(file_name, uri)
-    if settings.in_lambda:
+    if settings.in_lambda or settings.sample_data_dir is None:
         raise ConfigurationError(
             f"設定エラー: 環境変数 {name.upper()}_URI が設定されていないため、データセット「{file_name}」を"
             "読み込めません。s3://バケット/キー を設定してください。"
         )
-    return DataSource(file_name, path=BUNDLED_DATA_DIR / file_name)
+    return DataSource(file_name, path=settings.sample_data_dir / file_name)
