@@ -11,7 +11,7 @@ export POWERTOOLS_METRICS_NAMESPACE := BedrockAgentSearch
 SAM_VENV := .venv-sam
 SAM      := $(SAM_VENV)/bin/sam
 
-.PHONY: setup test lint typecheck demo bench schema build upload-data clean
+.PHONY: setup test lint typecheck artefact demo bench schema build upload-data clean
 
 setup: $(STAMP)
 
@@ -23,6 +23,12 @@ $(STAMP): pyproject.toml
 
 test: setup lint typecheck
 	$(PY) -m pytest
+
+# The artefact tier: the layer built by its Makefile (for this machine's architecture) and each function run by
+# awslambdaric under Python 3.13, read-only at /opt/python and /var/task in a private mount namespace (needs root
+# for unshare, and Python 3.13 on PATH or from pyenv: it fails, never skips, without them).
+artefact: setup
+	$(PY) -m pytest -m artefact tests/artefact
 
 lint: setup
 	$(PY) -m ruff check .

@@ -1,0 +1,78 @@
+"""Each function, as `sam build` packages it and the Lambda Python runtime runs it, answers every event in events/
+as the in-process handler does, within the response budget, and picks up a new version of its data."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import boto3
+import pytest
+from scripts.local_lambda import DATA_DIR, EVENTS_DIR, LambdaContext, close_function, import_function
+
+from search_core.responses import BUDGET_BYTES
+from tests.artefact.conftest import BUCKET, function_specs, running_function
+from tests.integration.test_handlers import first_rows_of_sample_events
+
+pytestmark = pytest.mark.artefact
+FUNCTIONS = sorted(path.name for path in (Path(__file__).parents[2] / "functions").iterdir() if path.is_dir())
+
+
+def events_of(name: str) -> list[Path]:
+    return sorted((EVENTS_DIR / name).glob("*.json"))
+
+
+def in_process_statuses(name: str) -> dict[str, int]:
+    """What the repository's handler answers to each event on the same sample data: the frame to agree with."""
+    module = import_function(name, f"{name}_artefact_reference")
+    try:
+        return {
+            path.name: module.lambda_handler(json.loads(path.read_text(encoding="utf-8")), LambdaContext())["response"][
+                "httpStatusCode"
+            ]
+            for path in events_of(name)
+        }
+    finally:
+        close_function(module)
+
+
+def test_every_function_of_the_template_has_events(template: Any) -> None:
+    assert set(function_specs(template)) == set(FUNCTIONS)
+    assert all(events_of(name) for name in FUNCTIONS)
+
+
+@pytest.mark.parametrize("name", FUNCTIONS)
+def test_the_built_function_answers_every_event_as_the_code_does(
+    template: Any, built_layer: Path, runtime_client: str, s3_data: dict[str, str], name: str
+) -> None:
+    expected = in_process_statuses(name)
+    with running_function(function_specs(template)[name], built_layer, runtime_client, s3_data) as api:
+        for path in events_of(name):
+            outcome = api.invoke(json.loads(path.read_text(encoding="utf-8")))
+            assert outcome.kind == "response", f"{path.name}: {outcome.body[:2000]!r}"
+            assert len(outcome.body) <= BUDGET_BYTES, path.name
+            response = outcome.json()
+            assert response["response"]["httpStatusCode"] == expected[path.name], path.name
+            body = response["response"]["responseBody"]["application/json"]["body"]
+            assert "\\u" not in outcome.body.decode() or not any("\u3040" <= c <= "\u30ff" for c in body)
+
+
+def test_a_new_version_of_the_data_is_served_without_a_restart(
+    template: Any, built_layer: Path, runtime_client: str, s3_data: dict[str, str], tmp_path: Path
+) -> None:
+    spec = function_specs(template)["search_events"]
+    key = spec.environment["EVENTS_URI"].removeprefix(f"s3://{BUCKET}/")
+    count = json.loads((EVENTS_DIR / "search_events" / "free_events.json").read_text(encoding="utf-8"))
+    count["requestBody"]["content"]["application/json"]["properties"][0]["value"] = "SELECT count(*) AS n FROM events"
+    s3 = boto3.client("s3", endpoint_url=s3_data["AWS_ENDPOINT_URL_S3"], region_name="ap-northeast-1")
+    with running_function(spec, built_layer, runtime_client, s3_data, DATA_REFRESH_SECONDS="0") as api:
+        assert json.loads(api.invoke(count).json()["response"]["responseBody"]["application/json"]["body"])[
+            "results"
+        ] == [{"n": 32}]
+        s3.put_object(Bucket=BUCKET, Key=key, Body=first_rows_of_sample_events(5))
+        try:
+            answered = api.invoke(count).json()["response"]["responseBody"]["application/json"]["body"]
+            assert json.loads(answered)["results"] == [{"n": 5}]
+        finally:
+            s3.put_object(Bucket=BUCKET, Key=key, Body=(DATA_DIR / "events.csv").read_bytes())
