@@ -4,12 +4,15 @@
     python scripts/schema.py --check   # exit 1 if template.yaml differs from what the code generates
 
 A payload in the template is the block after a line `Payload: |  # generated from functions/<name>/app.py`.
-Powertools' schema is adapted for Bedrock in one place, `for_bedrock`.
+Powertools' schema is adapted for Bedrock in one place, `for_bedrock`. The alias's description then gets a hash of
+the whole Agent resource, so that a deploy that changes the agent (a payload, the instruction) publishes a new
+version to `live`.
 """
 
 from __future__ import annotations
 
 import argparse
+import hashlib
 import json
 import os
 import re
@@ -30,6 +33,10 @@ TITLES = {
 }
 API_VERSION = "1.0.0"
 _PAYLOAD = re.compile(r"^(?P<indent> *)Payload: \|  # generated from functions/(?P<name>\w+)/app\.py$")
+_AGENT_HASH = re.compile(
+    r"(?P<before>Description: .*agent )[0-9a-f]{16}(?P<after> .*# generated: hash of the Agent resource)$"
+)
+_AGENT = "  Agent:"
 
 
 def for_bedrock(document: dict[str, Any]) -> dict[str, Any]:
@@ -95,6 +102,28 @@ def generated_schema(name: str) -> dict[str, Any]:
 
 
 def render(template: str, schemas: dict[str, dict[str, Any]]) -> str:
+    """`template` with every generated payload block replaced by the current schema, then the alias's hash of the
+    Agent resource brought up to date."""
+    return with_agent_hash(with_payloads(template, schemas))
+
+
+def with_agent_hash(template: str) -> str:
+    """The alias description's 16 hex digits set to a hash of the Agent resource's lines.
+
+    >>> alias = "      Description: agent 0000000000000000 m  # generated: hash of the Agent resource"
+    >>> text = f"  Agent:\\n    X: 1\\n  AgentAlias:\\n{alias}\\n"
+    >>> with_agent_hash(text) != text, with_agent_hash(text) == with_agent_hash(with_agent_hash(text))
+    (True, True)
+    """
+    lines = template.splitlines()
+    start = lines.index(_AGENT)
+    end = next(i for i in range(start + 1, len(lines)) if lines[i].strip() and _indent(lines[i]) <= 2)
+    digest = hashlib.sha256("\n".join(lines[start:end]).encode()).hexdigest()[:16]
+    updated = [_AGENT_HASH.sub(lambda m: f"{m['before']}{digest}{m['after']}", line) for line in lines]
+    return "\n".join(updated) + "\n"
+
+
+def with_payloads(template: str, schemas: dict[str, dict[str, Any]]) -> str:
     """`template` with every generated payload block replaced by the current schema."""
     lines = template.splitlines()
     out: list[str] = []

@@ -46,6 +46,28 @@ def test_the_template_file_is_exactly_the_rendered_one() -> None:
     assert schema.render(current, generated) == current
 
 
+def alias_declaration(template_text: str) -> Any:
+    parsed, errors = decode_str(template_text)
+    assert not errors
+    return parsed["Resources"]["AgentAlias"]["Properties"]
+
+
+@pytest.mark.parametrize(
+    "change",
+    [
+        lambda text: text.replace('"description": "判決の全文', '"description": "判決の本文', 1),  # a payload
+        lambda text: text.replace("丁寧かつ簡潔に", "簡潔に", 1),  # the instruction
+    ],
+    ids=["payload", "instruction"],
+)
+def test_a_change_to_the_agent_changes_what_the_alias_declares(change: Any) -> None:
+    current = TEMPLATE.read_text(encoding="utf-8")
+    changed = schema.with_agent_hash(change(current))
+    assert changed != current
+    assert alias_declaration(changed) != alias_declaration(current)
+    assert "RoutingConfiguration" not in alias_declaration(current)  # an update then publishes a new version
+
+
 def test_layer_requirements_come_from_pyproject() -> None:
     path = ROOT / "layers" / "shared" / "requirements.txt"
     assert path.read_text(encoding="utf-8") == layer_requirements.layer_requirements()
