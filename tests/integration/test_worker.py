@@ -174,7 +174,7 @@ def test_an_unusable_csv_leaves_no_table_file(tmp_path: Path) -> None:
 
 
 def test_a_worker_started_ahead_is_the_one_that_boots(tmp_path: Path) -> None:
-    launcher = WorkerLauncher(tmp_path / "ahead", cpus=2)
+    launcher = WorkerLauncher(tmp_path / "ahead", vcpus=2.0)
     launcher.start_ahead()
     launcher.start_ahead()  # idempotent while the spare is alive
     spare = launcher._spare
@@ -186,14 +186,14 @@ def test_a_worker_started_ahead_is_the_one_that_boots(tmp_path: Path) -> None:
     launcher.close()
 
 
-def test_with_one_cpu_nothing_is_started_ahead(tmp_path: Path) -> None:
-    launcher = WorkerLauncher(tmp_path / "one", cpus=1)
+def test_below_two_vcpus_nothing_is_started_ahead(tmp_path: Path) -> None:
+    launcher = WorkerLauncher(tmp_path / "one", vcpus=1.0)
     launcher.start_ahead()
     assert launcher._spare is None
 
 
 def test_closing_the_launcher_stops_its_spare(tmp_path: Path) -> None:
-    launcher = WorkerLauncher(tmp_path / "spare", cpus=2)
+    launcher = WorkerLauncher(tmp_path / "spare", vcpus=2.0)
     launcher.start_ahead()
     spare = launcher._spare
     assert spare is not None

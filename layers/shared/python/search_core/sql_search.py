@@ -29,8 +29,8 @@ class SqlSearchResponse(BaseModel):
 class SqlSearch:
     """Answers SQL for one dataset; the data is fetched on first use and re-validated by ETag afterwards.
 
-    Each version of the data gets its own worker; a new one replaces the old only once it has booted. Given a
-    second CPU, the first worker is started before the first download, so that its own start overlaps it.
+    Each version of the data gets its own worker; a new one replaces the old only once it has booted. Given two
+    vCPUs' worth of time, the first worker is started before the first download, so that its own start overlaps it.
     """
 
     def __init__(self, spec: DatasetSpec, settings: Settings | None = None) -> None:
@@ -38,7 +38,7 @@ class SqlSearch:
         self.settings = settings or Settings.from_env()
         self.limits = QueryLimits.for_function(self.settings.memory_mb, self.settings.query_timeout_seconds)
         self._work_dir = self.settings.cache_dir / f"{spec.name}-worker"
-        self._launcher = WorkerLauncher(self._work_dir)
+        self._launcher = WorkerLauncher(self._work_dir, self.limits.vcpus)
         self._data = LiveDataset(spec.name, spec.file_name, self.settings, self._start_worker, QueryWorker.close)
         self._loaded_once = False
 

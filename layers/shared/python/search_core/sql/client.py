@@ -45,17 +45,18 @@ class WorkerLauncher:
 
     A worker imports Python and DuckDB (~150 ms) before it waits for its boot line, so one started before the
     data is fetched does that while the download runs, and loads the moment the file arrives. That needs a
-    second CPU: measured on two, a cold start to the first answer fell from 928 to 703 ms; pinned to one (as
-    Lambda gives up to 1,769 MB), it rose from 822 to 927 ms. So with one CPU nothing is started ahead.
+    second vCPU's worth of time (`limits.vcpus`): measured on two CPUs, a cold start to the first answer fell
+    from 928 to 703 ms; pinned to one (what Lambda's time share is up to 1,769 MB), it rose from 822 to 927 ms.
+    So below two vCPUs nothing is started ahead.
     """
 
-    def __init__(self, work_dir: Path, cpus: int | None = None) -> None:
+    def __init__(self, work_dir: Path, vcpus: float) -> None:
         self.work_dir = work_dir
-        self.cpus = cpus or len(os.sched_getaffinity(0))
+        self.vcpus = vcpus
         self._spare: subprocess.Popen[bytes] | None = None
 
     def start_ahead(self) -> None:
-        if self.cpus > 1 and (self._spare is None or self._spare.poll() is not None):
+        if self.vcpus >= 2 and (self._spare is None or self._spare.poll() is not None):
             self._spare = self._spawn()
 
     def take(self) -> subprocess.Popen[bytes]:
@@ -186,7 +187,7 @@ class QueryWorker:
         self.work_dir = work_dir
         self.table_file = table_file
         self.restarts = 0
-        self._launcher = launcher or WorkerLauncher(work_dir)
+        self._launcher = launcher or WorkerLauncher(work_dir, limits.vcpus)
         self._process: _Process | None = None
         try:
             self._process = self._start()

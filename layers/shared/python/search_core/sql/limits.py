@@ -17,7 +17,7 @@ MAX_NESTING = 16
 # Items kept of one list or struct: a thousand short values already fill a response.
 MAX_ITEMS = 1_000
 
-# Lambda gives one vCPU per 1,769 MB of memory.
+# Lambda gives CPU time in proportion to memory: one vCPU's worth at 1,769 MB (it may show more CPUs than that).
 _MB_PER_VCPU = 1769
 # What the parent process (Powertools, boto3, the response) needs besides the worker.
 _PARENT_RESERVE_MB = 160
@@ -31,6 +31,7 @@ class QueryLimits:
     """Bounds for one worker process and each query it runs."""
 
     timeout_seconds: float
+    vcpus: float
     threads: int
     duckdb_memory_mb: int
     worker_rss_cap_mb: int
@@ -52,17 +53,18 @@ class QueryLimits:
 
     @classmethod
     def for_function(cls, memory_mb: int, timeout_seconds: float, cpu_count: int | None = None) -> QueryLimits:
-        """Size threads and memory from the Lambda memory setting.
+        """Size CPU, threads and memory from the Lambda memory setting.
 
         >>> QueryLimits.for_function(2048, 5.0, cpu_count=2).threads
         1
         """
-        cpus = cpu_count or os.cpu_count() or 1
+        share = vcpus(memory_mb, cpu_count)
         worker_cap = max(256, memory_mb - _PARENT_RESERVE_MB)
         duckdb_memory_mb = max(128, worker_cap // 2)
         return cls(
             timeout_seconds=timeout_seconds,
-            threads=max(1, min(cpus, memory_mb // _MB_PER_VCPU)),
+            vcpus=share,
+            threads=max(1, int(share)),
             duckdb_memory_mb=duckdb_memory_mb,
             worker_rss_cap_mb=worker_cap,
             worker_address_space_mb=worker_cap + _ADDRESS_SPACE_HEADROOM_MB,
@@ -91,3 +93,16 @@ class QueryLimits:
 
     def to_dict(self) -> dict[str, Any]:
         return asdict(self)
+
+
+def vcpus(memory_mb: int, cpu_count: int | None = None) -> float:
+    """The CPU a function with `memory_mb` may use, in vCPUs: its share of CPU time, never more than the CPUs it sees.
+
+    The one rule for everything sized by CPU (DuckDB's threads, whether a second process is worth starting early):
+    Lambda reports two CPUs up to 3,008 MB, but 1,769 MB buys one vCPU's worth of time.
+
+    >>> vcpus(1769, 2), vcpus(3538, 2), vcpus(10240, 6)
+    (1.0, 2.0, 5.79)
+    """
+    cpus = cpu_count or len(os.sched_getaffinity(0)) or 1
+    return round(min(float(cpus), memory_mb / _MB_PER_VCPU), 2)
