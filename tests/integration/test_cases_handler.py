@@ -76,6 +76,12 @@ def test_blank_keywords_are_422(cases_fn: ModuleType) -> None:
     assert status_of(response) == 422 and "keywords が空です" in body_of(response)["error"]
 
 
+def test_more_than_twenty_keywords_are_422(cases_fn: ModuleType) -> None:
+    response = call(cases_fn, search_event(keywords=" ".join(f"語{i}" for i in range(21))))
+    assert status_of(response) == 422 and "20 語まで" in body_of(response)["error"]
+    assert status_of(call(cases_fn, search_event(keywords=" ".join(f"語{i}" for i in range(20))))) == 200
+
+
 def test_a_date_that_is_not_iso_is_422(cases_fn: ModuleType) -> None:
     response = call(cases_fn, load_event("search_cases/invalid_date.json"))
     assert status_of(response) == 422 and "date_from" in body_of(response)["error"]

@@ -125,6 +125,10 @@ def test_anything_but_one_select_is_refused(
         "SELECT get_block_size('memory')",
         "SELECT pg_sleep(10)",
         "SELECT write_log('x')",
+        "SELECT current_setting\u200b('memory_limit')",
+        "SELECT system.main.current_setting\ufeff('TimeZone')",
+        "FROM query\u2060('SELECT 42 AS x')",
+        "SELECT sleep_ms\u200b(5000)",
     ],
 )
 def test_calls_that_read_the_host_or_run_sql_text_are_refused_by_name(
@@ -178,11 +182,30 @@ def test_a_query_cannot_close_the_parenthesis_it_is_wrapped_in(
         run(con, policy, "SELECT * FROM range(100)) UNION ALL (SELECT 1")
 
 
+@pytest.mark.parametrize(
+    "sql",
+    [
+        "PIVOT events ON location USING count(*)",
+        "SELECT zz FROM (PIVOT\u200b (SELECT 'a' AS p) ON p USING count(*))",
+        "FROM events PIVOT (count(*) FOR location IN ('x'))",
+    ],
+)
 def test_pivot_is_refused_because_it_runs_a_query_while_planned(
-    con: duckdb.DuckDBPyConnection, policy: QueryPolicy
+    con: duckdb.DuckDBPyConnection, policy: QueryPolicy, sql: str
 ) -> None:
     with pytest.raises(QueryRejected, match="PIVOT"):
-        run(con, policy, "PIVOT events ON location USING count(*)")
+        run(con, policy, sql)
+
+
+def test_pivot_as_a_name_is_not_the_statement(con: duckdb.DuckDBPyConnection, policy: QueryPolicy) -> None:
+    assert run(con, policy, "SELECT 1 AS pivot").rows == [[1]]
+
+
+def test_invisible_characters_in_search_terms_do_not_matter(
+    con: duckdb.DuckDBPyConnection, policy: QueryPolicy
+) -> None:
+    plain = run(con, policy, "SELECT count(*) FROM events WHERE event_name LIKE '%マルシェ%'").rows
+    assert run(con, policy, "SELECT count(*) FROM events WHERE event_name LIKE '%マルシェ%'\u200b").rows == plain
 
 
 def test_the_file_system_is_closed_after_loading(

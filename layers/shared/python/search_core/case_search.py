@@ -31,6 +31,7 @@ DEFAULT_LIMIT = 5
 MAX_LIMIT = 20
 # Bounds on what a request may send: far above any real search, far below what could cost time.
 MAX_KEYWORDS_CHARS = 1_000
+MAX_KEYWORDS = 20
 MAX_COURT_CHARS = 100
 MAX_DOC_ID_CHARS = 200
 NO_HITS = "該当なし。"
@@ -43,6 +44,7 @@ KEYWORDS_DESCRIPTION = (
     "検索語。空白（半角・全角）で区切るとすべてを含む判決だけを返します（AND）。doc_id・裁判所・日付・事件番号・"
     "事件名・主文・事実及び理由を対象に、全角半角・大文字小文字を区別せず、漢数字と算用数字を同一視します"
     "（第七百九条 = 第709条）。記号もそのままの文字として扱います。"
+    f"最大 {MAX_KEYWORDS} 語・{MAX_KEYWORDS_CHARS:,} 文字。"
 )
 COURT_DESCRIPTION = "裁判所名の一部（例: 東京地裁、最高裁判所、知財高裁）。略称と正式名称は同一視します。"
 LIMIT_DESCRIPTION = f"返す件数（1〜{MAX_LIMIT}、既定 {DEFAULT_LIMIT}。{MAX_LIMIT} を超える値は {MAX_LIMIT} にします）"
@@ -150,6 +152,10 @@ def _query(keywords: str, court: str | None, limit: int, date_from: date | None,
     words = split_keywords(keywords)
     if not words:
         raise InvalidRequest("keywords が空です。検索語を 1 つ以上指定してください。")
+    if len(words) > MAX_KEYWORDS:
+        raise InvalidRequest(
+            f"keywords は {MAX_KEYWORDS} 語までです（{len(words)} 語ありました）。語を絞ってください。"
+        )
     if date_from and date_to and date_from > date_to:
         raise InvalidRequest("date_from が date_to より後になっています。")
     court_name = canonical_court(court) if court and court.strip() else None

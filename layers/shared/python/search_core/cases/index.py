@@ -30,17 +30,15 @@ class CaseIndex:
     def search(self, query: CaseQuery, deadline: float = math.inf) -> list[Decision]:
         """The newest `query.limit` decisions holding every keyword (exactly) and passing the filters.
 
-        Raises TimeoutError once `deadline` (time.monotonic) has passed between two batches of candidates; the
-        caller interrupts the connection at the same deadline, so no single statement outlives it either.
+        Raises TimeoutError once `deadline` (time.monotonic) has passed while candidates are checked; the caller
+        interrupts the connection at the same deadline, so no single statement outlives it either.
         """
         candidates = self._candidates(query)
         if not candidates:
             return []
         matched: list[int] = []
         for batch in _batches(decisions_in(candidates)):
-            if time.monotonic() > deadline:
-                raise TimeoutError("case search ran past its deadline")
-            matched.extend(self._verified(batch, query.keywords))
+            matched.extend(self._verified(batch, query.keywords, deadline))
             if len(matched) >= query.limit:
                 break
         return self._decisions(matched[: query.limit])
@@ -78,7 +76,7 @@ class CaseIndex:
         ).fetchall()
         return bitmap_of(row[0] for row in rows)
 
-    def _verified(self, batch: list[int], keywords: tuple[str, ...]) -> list[int]:
+    def _verified(self, batch: list[int], keywords: tuple[str, ...], deadline: float) -> list[int]:
         """The decisions of `batch` whose normalised text holds every keyword, in order."""
         # A join on a small list lets DuckDB push the doc_num filter into the scan and read only those rows.
         rows = self.con.execute(
@@ -86,7 +84,14 @@ class CaseIndex:
             JOIN search_text s USING (doc_num) ORDER BY s.doc_num""",
             [batch],
         ).fetchall()
-        return [number for number, packed in rows if all(k in (unpack(packed) or "") for k in keywords)]
+        verified = []
+        for number, packed in rows:
+            if time.monotonic() > deadline:  # each text is long: checked one by one, not a batch at a time
+                raise TimeoutError("case search ran past its deadline")
+            text = unpack(packed) or ""
+            if all(keyword in text for keyword in keywords):
+                verified.append(number)
+        return verified
 
     def _decisions(self, doc_nums: list[int]) -> list[Decision]:
         if not doc_nums:

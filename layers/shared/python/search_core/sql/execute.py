@@ -52,7 +52,7 @@ def run_query(con: duckdb.DuckDBPyConnection, sql: str, policy: QueryPolicy, lim
     except duckdb.InterruptException:
         raise QueryAborted(limits.timeout_message) from None
     except duckdb.OutOfMemoryException:
-        raise QueryAborted(_memory_message(limits)) from None
+        raise QueryAborted(limits.memory_message) from None
     except duckdb.Error as error:
         raise QueryFailed(f"SQL の実行エラー: {scrub_paths(str(error))}") from None
     clipper = Clipper(limits.max_cell_chars)
@@ -101,13 +101,6 @@ def _unknown_name(error: duckdb.CatalogException, policy: QueryPolicy) -> Search
     if function:
         return policy.refusal(function.group(1), table_function=True)
     return QueryFailed(f"SQL の実行エラー: {scrub_paths(str(error))}")
-
-
-def _memory_message(limits: QueryLimits) -> str:
-    return (
-        f"クエリがメモリ上限（約 {limits.duckdb_memory_mb} MB）を超えたため中断しました。"
-        "巨大な文字列・結合・再帰を避け、条件を絞ってください。"
-    )
 
 
 def _has_time_zone(type_code: object) -> bool:

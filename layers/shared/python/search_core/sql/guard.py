@@ -13,6 +13,7 @@ Words inside string literals and comments are data, so `WHERE description LIKE '
 from __future__ import annotations
 
 import re
+import unicodedata
 from functools import lru_cache
 
 import duckdb
@@ -22,6 +23,8 @@ from search_core.sql.limits import MAX_SQL_CHARS
 from search_core.sql.policy import QueryPolicy
 
 _BLANKED = (duckdb.token_type.string_const, duckdb.token_type.comment)
+# Format characters (zero-width space, word joiner, byte-order mark, ...) and the line and paragraph separators.
+_INVISIBLE_CATEGORIES = frozenset({"Cf", "Zl", "Zp"})
 # PIVOT without an IN list runs a query while it is planned, before any check of the plan could refuse it: the
 # statement (`PIVOT t ON ...`, where a query may begin) and the clause (`FROM t PIVOT (...)`). The word as a name
 # (`AS pivot`) is neither.
@@ -35,7 +38,9 @@ _QUOTED_IDENTIFIER = re.compile(r'"(?:[^"]|"")*"')
 
 
 def check_text(sql: str, policy: QueryPolicy) -> str:
-    """Return the single statement in `sql` if its text may be planned; else raise QueryRejected."""
+    """Return the single statement in `sql`, the text DuckDB will plan, if it may be planned; else raise
+    QueryRejected."""
+    sql = visible(sql)
     # Without a ';' the text holds at most one statement; whether it is a query shows when it is planned inside
     # `SELECT * FROM (...)`, which only a query survives. DuckDB's statement splitter runs only when needed.
     simple = ";" not in sql and 0 < len(sql) <= MAX_SQL_CHARS and _QUERY_START.match(sql)
@@ -51,6 +56,20 @@ def check_text(sql: str, policy: QueryPolicy) -> str:
     if not _balanced(_QUOTED_IDENTIFIER.sub('""', code)):
         raise QueryRejected("SQL の括弧の対応が取れていません。")
     return statement
+
+
+def visible(sql: str) -> str:
+    """`sql` with every invisible format character (zero-width space, word joiner, byte-order mark, ...) made a
+    space. DuckDB's parser reads several of them as spaces while Python's `\\s` and DuckDB's own tokenizer do not,
+    so `current_setting\\u200b(...)` would otherwise pass the text check and run; checked and run, the text is the
+    same. They carry nothing in a search term either.
+
+    >>> visible("SELECT current_setting\\u200b('x'), '\\ufeff'")
+    "SELECT current_setting ('x'), ' '"
+    """
+    if sql.isascii():
+        return sql
+    return "".join(" " if unicodedata.category(c) in _INVISIBLE_CATEGORIES else c for c in sql)
 
 
 def single_select(sql: str) -> str:

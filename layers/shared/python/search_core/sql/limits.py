@@ -83,6 +83,14 @@ class QueryLimits:
             "条件を絞るか、より単純な問い合わせにしてください。"
         )
 
+    @property
+    def memory_message(self) -> str:
+        """What the agent reads when a query was stopped for memory."""
+        return (
+            f"クエリがメモリ上限（約 {self.duckdb_memory_mb} MB）を超えたため中断しました。"
+            "巨大な文字列・結合・再帰を避け、条件を絞ってください。"
+        )
+
     def holds_in_memory(self, csv_bytes: int) -> bool:
         """Whether a CSV this large is loaded into memory rather than converted into a DuckDB file.
 

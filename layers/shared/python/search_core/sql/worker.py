@@ -19,7 +19,7 @@ from typing import IO, Any
 
 from search_core.datasets.loading import load_dataset, write_dataset_file
 from search_core.datasets.registry import SQL_DATASETS
-from search_core.errors import SearchError
+from search_core.errors import QueryAborted, SearchError
 from search_core.scrub import HostPathNet
 from search_core.sql.execute import run_query
 from search_core.sql.limits import QueryLimits
@@ -39,7 +39,14 @@ def main() -> None:
     if session is None:
         return
     for line in requests:
-        _send(replies, session.safe_answer(json.loads(line)["sql"]))
+        try:
+            reply = session.safe_answer(json.loads(line)["sql"])
+        except MemoryError:
+            # Python's own heap is exhausted under the address-space cap, and would stay so for the next queries:
+            # say why, then exit, so that the parent starts a fresh worker for the next one.
+            _send(replies, _error_reply(QueryAborted(session.limits.memory_message)))
+            return
+        _send(replies, reply)
 
 
 class _Session:
@@ -73,6 +80,8 @@ class _Session:
             result = run_query(self.con, sql, self.policy, self.limits)
         except SearchError as error:
             return _error_reply(error)
+        except MemoryError:
+            raise
         except Exception:
             traceback.print_exc()
             return {"error": {"kind": "QueryFailed", "message": "クエリの実行中に内部エラーが起きました。"}}
