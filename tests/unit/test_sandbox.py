@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -104,3 +105,18 @@ def test_no_setting_names_a_host_folder(locked: duckdb.DuckDBPyConnection, tmp_p
     folders = {name: value for name, value in locked.execute("SELECT name, value FROM duckdb_settings()").fetchall()}
     assert (folders["home_directory"], folders["temp_directory"], folders["secret_directory"]) == ("", "", "")
     assert not any(str(folder) in " ".join(map(str, folders.values())) for folder in tmp_path.rglob("duckdb-tmp"))
+
+
+def test_a_load_that_spilled_still_locks_down(tmp_path: Path) -> None:
+    spilling = replace(TEST_LIMITS, duckdb_memory_mb=64)
+
+    def load(con: duckdb.DuckDBPyConnection) -> None:
+        con.execute("CREATE TABLE events AS SELECT md5(CAST(x AS VARCHAR)) AS h FROM range(3000000) t(x) ORDER BY h")
+
+    locked = open_sandbox(spilling, tmp_path, load)
+    assert locked.execute("SELECT count(*) FROM events").fetchall() == [(3_000_000,)]
+    with pytest.raises(duckdb.Error):
+        locked.execute("SET enable_external_access = true")
+    (tmp_path / "duckdb-tmp" / "canary.csv").write_text("s\ncanary\n", encoding="utf-8")
+    with pytest.raises(duckdb.PermissionException):
+        locked.execute(f"SELECT * FROM read_csv('{tmp_path / 'duckdb-tmp' / 'canary.csv'}')").fetchall()

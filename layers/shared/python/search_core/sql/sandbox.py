@@ -9,6 +9,7 @@ directory nothing spills: a query that would need to gets the memory message ins
 
 from __future__ import annotations
 
+import contextlib
 from collections.abc import Callable
 from pathlib import Path
 
@@ -17,7 +18,6 @@ import duckdb
 from search_core.sql.limits import QueryLimits
 
 _LOCKDOWN = (
-    "SET temp_directory = ''",
     "SET home_directory = ''",
     "SET secret_directory = ''",
     "SET enable_external_access = false",
@@ -39,9 +39,17 @@ def open_sandbox(
     con = connect_bounded(limits, work_dir, database, read_only=database is not None)
     if load is not None:
         load(con)
+    _forget_temp_directory(con)
     for statement in _LOCKDOWN:
         con.execute(statement)
     return con
+
+
+def _forget_temp_directory(con: duckdb.DuckDBPyConnection) -> None:
+    """Blank the spill folder's path, unless a large load has already spilled there: DuckDB then keeps it (and
+    still lists it), but with the local file system disabled below, no query can read it."""
+    with contextlib.suppress(duckdb.NotImplementedException):
+        con.execute("SET temp_directory = ''")
 
 
 def connect_bounded(
