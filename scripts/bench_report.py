@@ -331,10 +331,10 @@ def report(sql: dict[str, Any], layer: dict[str, Any] | None, cases: str | None)
         "",
         "A fresh Python process from its first line to the first answer (`SELECT count(*)`), median of 5 (3 at "
         "1,000,000 rows). *S3 fetch* and *load* are the function's own DataFetchTime and DataLoadTime metrics; "
-        "fetch includes creating the boto3 client, load the worker's boot and the CSV read (with two CPUs the "
-        "worker is started before the download, so most of its own start overlaps it). *X-Ray on* runs as on "
-        "Lambda with tracing; *one CPU* pins the process and its worker to one CPU, as Lambda allocates up to "
-        "1,769 MB (nothing is then started ahead).",
+        "fetch includes creating the boto3 client, load the worker's boot and the CSV read. The worker is started "
+        "ahead of the download only from two vCPUs' worth of memory (3,538 MB, `limits.vcpus`), so at the deployed "
+        "1,769 MB it is not, whatever the CPUs the process sees. *X-Ray on* runs as on Lambda with tracing; *one "
+        "CPU* pins the process and its worker to one CPU, the share of CPU time Lambda gives up to 1,769 MB.",
         "",
         *cold_table(runs),
         "",
