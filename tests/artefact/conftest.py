@@ -30,16 +30,17 @@ RUNTIME = "python3.13"
 BUILD = ROOT / "build" / "artefact"
 BUCKET = "artefact-data"
 AWSLAMBDARIC = "awslambdaric==4.2.2"
-# Mounts exist only inside a private namespace: the root read-only and a private /tmp, as on Lambda; tmpfs over /opt
-# and /var (nothing is created on the machine), the layer and the code bound read-only where Lambda puts them; the
-# function started in /var/task.
+# Mounts exist only inside a private namespace, so nothing is created on the machine: the root read-only; tmpfs over
+# /opt and /var with the layer, the code and the runtime client bound read-only where Lambda has them (/opt/python,
+# /var/task, /var/runtime); last a private /tmp (after the binds: their sources may lie under the machine's /tmp).
 _MOUNTS = """set -e
 mount -o remount,bind,ro /
-mount -t tmpfs tmpfs /tmp
 mount -t tmpfs tmpfs /opt && mkdir /opt/python
 mount --bind "$LAYER_COPY" /opt/python && mount -o remount,bind,ro /opt/python
-mount -t tmpfs tmpfs /var && mkdir /var/task
+mount -t tmpfs tmpfs /var && mkdir /var/task /var/runtime
 mount --bind "$TASK_COPY" /var/task && mount -o remount,bind,ro /var/task
+mount --bind "$RUNTIME_COPY" /var/runtime && mount -o remount,bind,ro /var/runtime
+mount -t tmpfs tmpfs /tmp
 cd /var/task
 exec "$@"
 """
@@ -91,13 +92,13 @@ def built_layer(template: Any) -> Path:
 
 
 @pytest.fixture(scope="session")
-def runtime_client() -> str:
-    """A Python 3.13 holding only awslambdaric (as /var/runtime holds it on Lambda); returns its interpreter."""
+def runtime_client() -> Path:
+    """A Python 3.13 environment holding only awslambdaric, mounted at /var/runtime as Lambda has it."""
     venv = BUILD / "runtime"
     if not (venv / "bin" / "python").exists():
         subprocess.run([runtime_python(), "-m", "venv", "--clear", str(venv)], check=True)
         subprocess.run([str(venv / "bin" / "pip"), "install", "--quiet", AWSLAMBDARIC], check=True)
-    return str(venv / "bin" / "python")
+    return venv
 
 
 @pytest.fixture(scope="session")
@@ -174,21 +175,22 @@ def lambda_environment(spec: FunctionSpec, name: str, api: RuntimeApi, s3: dict[
 
 @contextmanager
 def running_function(
-    spec: FunctionSpec, layer: Path, python: str, s3: dict[str, str], **overrides: str
+    spec: FunctionSpec, layer: Path, runtime: Path, s3: dict[str, str], **overrides: str
 ) -> Iterator[RuntimeApi]:
     """The function's process, started as Lambda starts it, answering through a local Runtime API."""
     name = spec.code_dir.name
     api = RuntimeApi(f"arn:aws:lambda:ap-northeast-1:123456789012:function:{name}", spec.timeout_seconds)
-    env = {**lambda_environment(spec, name, api, s3), "LAYER_COPY": str(layer), "TASK_COPY": str(spec.code_dir)}
-    env.update(overrides)
+    copies = {"LAYER_COPY": str(layer), "TASK_COPY": str(spec.code_dir), "RUNTIME_COPY": str(runtime)}
+    env = {**lambda_environment(spec, name, api, s3), **copies, **overrides}
     command = ["unshare", "--mount", "--propagation", "private", "sh", "-c", _MOUNTS, "mounts",
-               python, "-m", "awslambdaric", spec.handler]  # fmt: skip
-    process = subprocess.Popen(command, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+               "/var/runtime/bin/python", "-m", "awslambdaric", spec.handler]  # fmt: skip
+    log = BUILD / f"{name}.log"  # the function's output, as CloudWatch would hold it (a pipe could fill and block)
+    api.log = log
+    with log.open("wb") as output:
+        api.process = subprocess.Popen(command, env=env, stdout=output, stderr=subprocess.STDOUT)
     try:
         yield api
     finally:
-        process.kill()
-        _, errors = process.communicate(timeout=30)
+        api.process.kill()
+        api.process.wait(timeout=30)
         api.close()
-        if api.init_error is not None:
-            print(errors.decode(errors="replace")[-5000:], file=sys.stderr)

@@ -9,11 +9,13 @@ from __future__ import annotations
 
 import json
 import queue
+import subprocess
 import threading
 import time
 import uuid
 from dataclasses import dataclass
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
 from typing import Any
 
 _PREFIX = "/2018-06-01/runtime"
@@ -35,6 +37,9 @@ class RuntimeApi:
         self.function_arn = function_arn
         self.timeout_seconds = timeout_seconds
         self.init_error: bytes | None = None
+        # The function's process, once started: a process that has exited fails the call at once.
+        self.process: subprocess.Popen[bytes] | None = None
+        self.log: Path | None = None
         self._events: queue.Queue[tuple[str, bytes]] = queue.Queue()
         self._outcomes: dict[str, Outcome] = {}
         self._arrived = threading.Condition()
@@ -55,8 +60,12 @@ class RuntimeApi:
             while request_id not in self._outcomes:
                 if self.init_error is not None:
                     raise RuntimeError(f"the function failed to start: {self.init_error.decode(errors='replace')}")
-                if not self._arrived.wait(timeout=max(0.0, deadline - time.monotonic())):
+                if self.process is not None and self.process.poll() is not None:
+                    output = self.log.read_text(errors="replace")[-3000:] if self.log else ""
+                    raise RuntimeError(f"the function's process exited ({self.process.returncode}): {output}")
+                if time.monotonic() > deadline:
                     raise TimeoutError(f"no result for {request_id} within {self.timeout_seconds} s")
+                self._arrived.wait(timeout=0.2)
             return self._outcomes.pop(request_id)
 
     def close(self) -> None:

@@ -44,7 +44,7 @@ def test_every_function_of_the_template_has_events(template: Any) -> None:
 
 @pytest.mark.parametrize("name", FUNCTIONS)
 def test_the_built_function_answers_every_event_as_the_code_does(
-    template: Any, built_layer: Path, runtime_client: str, s3_data: dict[str, str], name: str
+    template: Any, built_layer: Path, runtime_client: Path, s3_data: dict[str, str], name: str
 ) -> None:
     expected = in_process_statuses(name)
     with running_function(function_specs(template)[name], built_layer, runtime_client, s3_data) as api:
@@ -59,7 +59,7 @@ def test_the_built_function_answers_every_event_as_the_code_does(
 
 
 def test_a_new_version_of_the_data_is_served_without_a_restart(
-    template: Any, built_layer: Path, runtime_client: str, s3_data: dict[str, str], tmp_path: Path
+    template: Any, built_layer: Path, runtime_client: Path, s3_data: dict[str, str], tmp_path: Path
 ) -> None:
     spec = function_specs(template)["search_events"]
     key = spec.environment["EVENTS_URI"].removeprefix(f"s3://{BUCKET}/")
