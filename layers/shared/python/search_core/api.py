@@ -15,7 +15,7 @@ from pydantic import BaseModel, Field, ValidationError
 
 from search_core.errors import SearchError
 from search_core.observability import logger, metrics
-from search_core.responses import BUDGET_BYTES, dumps_body, echo_of, encodable, envelope, response_bytes
+from search_core.responses import BUDGET_BYTES, dumps_body, echo_of, encodable, envelope, utf8_size
 from search_core.sql.limits import TRUNCATION_MARKER
 from search_core.validation import describe_errors
 
@@ -137,8 +137,8 @@ def _body_of(resolved: dict[str, Any]) -> str:
 
 
 def _within_budget(response: dict[str, Any], echo: dict[str, Any]) -> dict[str, Any]:
-    size = response_bytes(response) if encodable(response) else BUDGET_BYTES + 1
-    if size <= BUDGET_BYTES:
+    size = utf8_size(response)
+    if size is not None and size <= BUDGET_BYTES:
         return response
     logger.error("response over budget", size=size)
     return envelope(

@@ -28,8 +28,9 @@ def dumps_body(body: Any) -> str:
     return json.dumps(body, ensure_ascii=False, separators=(",", ":"), default=str)
 
 
-def response_bytes(response: dict[str, Any]) -> int:
-    """Size of a Lambda response as the Python 3.12+ runtimes send it: json.dumps defaults, Unicode unescaped."""
+def response_bytes(response: Any) -> int:
+    """Size of a Lambda response (or any part of one) as the Python 3.12+ runtimes send it: json.dumps defaults,
+    Unicode unescaped."""
     return len(json.dumps(response, ensure_ascii=False).encode())
 
 
@@ -50,20 +51,23 @@ def echo_of(request: Mapping[str, Any]) -> dict[str, Any]:
     room = ECHO_BUDGET_BYTES
     for key in _ATTRIBUTES:
         value = request.get(key)
-        if _is_text_map(value) and encodable(value):
-            size = len(json.dumps(value, ensure_ascii=False).encode())
-            if size <= room:
-                echo[key], room = value, room - size
+        size = utf8_size(value) if _is_text_map(value) else None
+        if size is not None and size <= room:
+            echo[key], room = value, room - size
     return echo
 
 
 def encodable(value: Any) -> bool:
     """Whether `value` (any JSON value) can be sent as UTF-8: a lone surrogate cannot."""
+    return utf8_size(value) is not None
+
+
+def utf8_size(value: Any) -> int | None:
+    """`response_bytes(value)`, or None when it cannot be sent at all (a lone surrogate, a value JSON cannot hold)."""
     try:
-        json.dumps(value, ensure_ascii=False).encode()
+        return response_bytes(value)
     except (UnicodeEncodeError, TypeError, ValueError, RecursionError):
-        return False
-    return True
+        return None
 
 
 def _is_text_map(value: Any) -> bool:

@@ -32,7 +32,6 @@ class QueryLimits:
 
     timeout_seconds: float
     vcpus: float
-    threads: int
     duckdb_memory_mb: int
     worker_rss_cap_mb: int
     worker_address_space_mb: int
@@ -40,6 +39,11 @@ class QueryLimits:
     table_file_min_bytes: int
     max_rows: int = MAX_ROWS
     max_cell_chars: int = MAX_CELL_CHARS
+
+    @property
+    def threads(self) -> int:
+        """DuckDB's threads: the whole vCPUs of the function's share, at least one."""
+        return max(1, int(self.vcpus))
 
     @property
     def interrupt_seconds(self) -> float:
@@ -64,7 +68,6 @@ class QueryLimits:
         return cls(
             timeout_seconds=timeout_seconds,
             vcpus=share,
-            threads=max(1, int(share)),
             duckdb_memory_mb=duckdb_memory_mb,
             worker_rss_cap_mb=worker_cap,
             worker_address_space_mb=worker_cap + _ADDRESS_SPACE_HEADROOM_MB,

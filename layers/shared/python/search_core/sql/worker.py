@@ -46,7 +46,7 @@ def main() -> None:
             # say why, then exit, so that the parent starts a fresh worker for the next one.
             _send(replies, _error_reply(QueryAborted(session.limits.memory_message)))
             return
-        _send(replies, reply)
+        _write_line(replies, reply)
 
 
 class _Session:
@@ -67,12 +67,13 @@ class _Session:
     def policy(self) -> QueryPolicy:
         return QueryPolicy.for_connection(self.con, self.spec.table, self.spec.table_names)
 
-    def safe_answer(self, sql: str) -> dict[str, Any]:
-        """The answer, unless it carries one of this run's paths in any encoding (the net under the guard)."""
-        reply = self.answer(sql)
-        if self.host_paths.catches(json.dumps(reply, ensure_ascii=False), known=sql):
+    def safe_answer(self, sql: str) -> str:
+        """The answer as its JSON line, unless it carries one of this run's paths in any encoding (the net under
+        the guard); serialised once, for the check and the reply alike."""
+        reply = _serialised(self.answer(sql))
+        if self.host_paths.catches(reply, known=sql):
             print("refused a reply that carried a host path", file=sys.stderr)
-            return {"error": {"kind": "QueryRejected", "message": _LEAK_MESSAGE}}
+            return _serialised({"error": {"kind": "QueryRejected", "message": _LEAK_MESSAGE}})
         return reply
 
     def answer(self, sql: str) -> dict[str, Any]:
@@ -116,8 +117,16 @@ def _limit_address_space(megabytes: int) -> None:
 
 
 def _send(replies: IO[bytes], message: dict[str, Any]) -> None:
+    _write_line(replies, _serialised(message))
+
+
+def _serialised(message: dict[str, Any]) -> str:
     # JSON escapes newlines inside strings, so every reply is exactly one line.
-    replies.write(json.dumps(message, ensure_ascii=False).encode() + b"\n")
+    return json.dumps(message, ensure_ascii=False)
+
+
+def _write_line(replies: IO[bytes], line: str) -> None:
+    replies.write(line.encode() + b"\n")
     replies.flush()
 
 
