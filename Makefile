@@ -49,7 +49,8 @@ bench: setup
 	$(PY) scripts/bench_cases.py > build/bench/cases.md
 	$(PY) scripts/bench_report.py
 
-# Regenerate what is derived from the code: the OpenAPI payloads in template.yaml, the layer's requirements.
+# Regenerate what is derived from the catalogue and the code: each SQL function's app.py and example event,
+# events/env.json, template.yaml's functions, payloads and permissions, the layer's requirements.
 schema: setup
 	$(PY) scripts/schema.py
 	$(PY) scripts/layer_requirements.py
@@ -67,10 +68,10 @@ $(SAM):
 	$(SAM_VENV)/bin/pip install --quiet --upgrade pip
 	$(SAM_VENV)/bin/pip install --quiet aws-sam-cli==1.170.0
 
-# Prepare the cases DB and upload the three datasets under the keys template.yaml expects.
+# Validate, prepare and upload every dataset of the catalogue under the keys template.yaml expects.
 upload-data: setup
 	@test -n "$(BUCKET)" || (echo "usage: make upload-data BUCKET=<bucket> [CASES=path/to/cases.db]"; exit 2)
-	$(PY) scripts/upload_data.py --bucket "$(BUCKET)" $(if $(CASES),--cases "$(CASES)")
+	$(PY) scripts/upload_data.py --bucket "$(BUCKET)" $(if $(CASES),--source cases="$(CASES)")
 
 clean:
 	rm -rf $(VENV) $(SAM_VENV) .aws-sam .pytest_cache .mypy_cache .ruff_cache .hypothesis build

@@ -23,7 +23,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from scripts.local_lambda import LAYER, ROOT
+from tooling.local import LAYER, ROOT
+
 from search_core.cases.prepare import prepare
 
 BUILD = ROOT / "build" / "bench"

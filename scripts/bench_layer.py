@@ -18,7 +18,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from scripts.local_lambda import ROOT
+from tooling.local import ROOT
 
 BUILD = ROOT / "build" / "bench"
 LAYER_MAKE = ["make", "-s", "-C", str(ROOT / "layers" / "shared")]

@@ -34,17 +34,19 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from tests.integration.test_load import children, process_rss_mb
+from tooling.local import DATA_DIR, LAYER, ROOT, LambdaContext, import_function, load_event, serve_s3
+from tooling.processes import children, process_rss_mb
 
-from scripts.local_lambda import DATA_DIR, LAYER, ROOT, LambdaContext, import_function, load_event, serve_s3
 from search_core.datasets.events import EVENTS
-from search_core.datasets.loading import load_dataset, write_dataset_file
 from search_core.datasets.spec import DatasetSpec
 from search_core.datasets.stores import STORES
+from search_core.publish import publish
 from search_core.sql.client import QueryWorker
 from search_core.sql.execute import authorize, run_query
 from search_core.sql.limits import QueryLimits
+from search_core.sql.loading import load_dataset, write_dataset_file
 from search_core.sql.policy import QueryPolicy
+from search_core.storage import s3
 
 BUILD = ROOT / "build" / "bench"
 # What template.yaml deploys the SQL functions with: 1,769 MB is one vCPU, so DuckDB gets one thread.
@@ -194,7 +196,7 @@ t0 = time.perf_counter()
 sys.path[:0] = [{layer!r}, {function!r}, {root!r}]
 import app
 t1 = time.perf_counter()
-from scripts.local_lambda import LambdaContext
+from tooling.local import LambdaContext
 event = json.load(open({event!r}, encoding="utf-8"))
 def ask(sql):
     event["requestBody"]["content"]["application/json"]["properties"][0]["value"] = sql
@@ -213,7 +215,7 @@ tasks = os.listdir("/proc/self/task")
 workers = [int(p) for t in tasks for p in open(f"/proc/self/task/{{t}}/children").read().split()]
 print("RESULT " + json.dumps({{"import_ms": (t1 - t0) * 1000, "first_call_ms": (t2 - t1) * 1000, "answered": answered,
       "function_peak_mb": peak_mb("self"), "worker_peak_mb": max(map(peak_mb, workers), default=0)}}))
-app.search.close()
+app.function.close()
 """
 
 
@@ -269,7 +271,7 @@ def warm(bench: Bench, csv_path: Path, uri: str, rows: int, repeat: int) -> list
     os.environ[f"{bench.spec.name.upper()}_URI"] = uri
     os.environ["DATA_CACHE_DIR"] = str(BUILD / "warm")
     function = import_function(bench.function, f"bench_{bench.spec.name}_{rows}")
-    limits: QueryLimits = function.search.limits
+    limits: QueryLimits = function.function.service.limits
     direct = direct_connection(bench, csv_path, limits)
     policy = QueryPolicy.for_connection(direct, bench.spec.table, bench.spec.table_names)
     context, base = LambdaContext(), load_event(bench.event)
@@ -291,21 +293,17 @@ def warm(bench: Bench, csv_path: Path, uri: str, rows: int, repeat: int) -> list
         naive = interleaved({"naive": lambda sql=sql: naive_call(bench.spec, csv_path, sql)}, naive_repeat(rows))
         results.append({"label": label, "sql": sql, **{k: summary(v) for k, v in {**samples, **naive}.items()}})
         print(f"  {label}: handler p50 {results[-1]['handler']['p50']:.2f} ms", file=sys.stderr)
-    function.search.close()
+    function.function.close()
     direct.close()
     return results
 
 
 def direct_connection(bench: Bench, csv_path: Path, limits: QueryLimits) -> Any:
-    """An open connection holding the data as the worker does (in memory, or a DuckDB file for a large CSV),
-    with its thread count and memory limit but none of its checks."""
+    """An open connection holding the data as the worker does from a published dataset (its prepared DuckDB file,
+    opened read-only), with its thread count and memory limit but none of its checks."""
     import duckdb
 
     config = {"threads": limits.threads, "memory_limit": f"{limits.duckdb_memory_mb}MB"}
-    if limits.holds_in_memory(csv_path.stat().st_size):
-        con = duckdb.connect(config=config)
-        load_dataset(con, bench.spec, csv_path)
-        return con
     table_file = BUILD / "direct" / f"{bench.spec.name}-direct.duckdb"
     table_file.parent.mkdir(parents=True, exist_ok=True)
     table_file.unlink(missing_ok=True)
@@ -334,10 +332,10 @@ def load_formats(bench: Bench, csv_path: Path) -> dict[str, dict[str, float]]:
     for name in ("memory", "file"):
         table_file = work / f"{bench.spec.name}-bench.duckdb" if name == "file" else None
         started = time.perf_counter()
-        first = QueryWorker(bench.spec.name, csv_path, limits, work, table_file)
+        first = QueryWorker(bench.spec, limits, work, csv_path=csv_path, database=table_file)
         boot_ms = (time.perf_counter() - started) * 1000
         started = time.perf_counter()
-        successor = QueryWorker(bench.spec.name, csv_path, limits, work, table_file)
+        successor = QueryWorker(bench.spec, limits, work, csv_path=csv_path, database=table_file)
         restart_ms = (time.perf_counter() - started) * 1000
         successor.query(aggregate)
         query = interleaved({"q": lambda worker=successor: worker.query(aggregate)}, 10)["q"]
@@ -372,25 +370,30 @@ def thread_scaling(bench: Bench, csv_path: Path) -> dict[str, float]:
 
 
 def bench_one(bench: Bench, rows: int, repeat: int, traced_at: int, formats_from: int) -> dict[str, Any]:
-    import boto3
-
+    """One dataset at one size, published as `make upload-data` does (the CSV and its prepared DuckDB file), and
+    the same CSV alone under csv-only/, where the function falls back to parsing it (the design before)."""
     csv_path = dataset_csv(bench, rows)
     key = f"{bench.spec.name}-{rows}.csv"
-    boto3.client("s3").upload_file(str(csv_path), "bench", key)
-    uri = f"s3://bench/{key}"
+    published = publish(bench.spec, csv_path, "bench", key)
+    s3.upload("bench", f"csv-only/{key}", csv_path)
+    uri, csv_only = f"s3://bench/{key}", f"s3://bench/csv-only/{key}"
     print(f"{bench.spec.name} × {rows:,}", file=sys.stderr)
+    runs = 5 if rows <= 100_000 else 3
     result: dict[str, Any] = {
         "dataset": bench.spec.name,
         "rows": rows,
         "csv_mb": csv_path.stat().st_size / 1e6,
+        "prepared_mb": published.prepared.bytes / 1e6,
+        "prepare_s": published.prepared.seconds,
         "queries": warm(bench, csv_path, uri, rows, warm_repeat(rows, repeat)),
-        "cold": cold_starts(bench, uri, 5 if rows <= 100_000 else 3),
+        "cold": cold_starts(bench, uri, runs),
+        "cold_variants": {
+            "one CPU": cold_starts(bench, uri, runs, one_cpu=True),
+            "CSV only, one CPU": cold_starts(bench, csv_only, runs, one_cpu=True),
+        },
     }
     if rows == traced_at:
-        result["cold_variants"] = {
-            "X-Ray on": cold_starts(bench, uri, 5, traced=True),
-            "one CPU": cold_starts(bench, uri, 5, one_cpu=True),
-        }
+        result["cold_variants"]["X-Ray on"] = cold_starts(bench, uri, 5, traced=True)
     if rows >= formats_from:
         result["formats"] = load_formats(bench, csv_path)
     if rows >= 1_000_000:

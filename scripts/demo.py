@@ -2,7 +2,8 @@
 
 moto's server runs on 127.0.0.1 and boto3 reaches it over HTTP (AWS_ENDPOINT_URL_S3), the same network path as
 S3 in Lambda. Every event in events/ is sent through lambda_handler and the answer is printed readably; the long
-sample decision is then read page by page until next_offset is null.
+sample decision is then read page by page until next_offset is null. The datasets are those of the catalogue,
+published as `make upload-data` publishes them (SQL ones with their prepared DuckDB files).
 """
 
 from __future__ import annotations
@@ -18,8 +19,7 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from scripts.local_lambda import (
-    DATA_DIR,
+from tooling.local import (
     EVENTS_DIR,
     LambdaContext,
     body_of,
@@ -29,28 +29,30 @@ from scripts.local_lambda import (
     serve_s3,
 )
 
+from search_core.catalogue import ACTION_GROUPS
+
 BUCKET = "concierge-demo"
 
 
 def start_s3() -> Any:
+    """moto's S3 with every dataset of the catalogue published as `make upload-data` does, and each function's
+    variable pointing at it."""
     server = serve_s3(BUCKET)
     os.environ.update(
-        EVENTS_URI=f"s3://{BUCKET}/events.csv",
-        STORES_URI=f"s3://{BUCKET}/stores.csv",
-        CASES_URI=f"s3://{BUCKET}/cases.db",
         POWERTOOLS_LOG_LEVEL="ERROR",
         POWERTOOLS_TRACE_DISABLED="1",
         POWERTOOLS_METRICS_NAMESPACE="BedrockAgentSearchDemo",
         POWERTOOLS_METRICS_DISABLED="true",
     )
+    os.environ.update({g.data_variable: f"s3://{BUCKET}/{g.default_key}" for g in ACTION_GROUPS.values()})
     logging.getLogger("werkzeug").setLevel(logging.ERROR)
     warnings.filterwarnings("ignore", message="No application metrics to publish")
-    import boto3
+    from tooling.publish import publish_catalogue  # after the log level is set: it imports the functions' logger
 
-    s3 = boto3.client("s3")
-    for name in ("events.csv", "stores.csv", "cases.db"):
-        s3.upload_file(str(DATA_DIR / name), BUCKET, name)
-    print(f"moto S3: {os.environ['AWS_ENDPOINT_URL_S3']}  bucket {BUCKET}: events.csv, stores.csv, cases.db\n")
+    print(f"moto S3: {os.environ['AWS_ENDPOINT_URL_S3']}  bucket {BUCKET}")
+    for line in publish_catalogue(BUCKET):
+        print(f"  {line}")
+    print()
     return server
 
 
@@ -110,7 +112,7 @@ def main() -> None:
     server = start_s3()
     context = LambdaContext()
     try:
-        for function_name in ("search_events", "search_stores", "search_cases"):
+        for function_name in ACTION_GROUPS:
             function = import_function(function_name)
             try:
                 for path in sorted((EVENTS_DIR / function_name).glob("*.json")):

@@ -23,10 +23,10 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from tests.attacks.corpus import CORPUS, TARGETS, ask, matches, outcome, plant_canaries, sql_of
-from tests.integration.test_load import children, mixed_events, process_rss_mb
+from tooling.attacks import CORPUS, TARGETS, ask, matches, outcome, plant_canaries, sql_of
+from tooling.local import LambdaContext, import_function
+from tooling.processes import children, mixed_events, process_rss_mb
 
-from scripts.local_lambda import LambdaContext, import_function
 from search_core.responses import BUDGET_BYTES, response_bytes
 
 SECRET = f"canary-secret-{secrets.token_hex(8)}"

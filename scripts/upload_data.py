@@ -1,44 +1,38 @@
-"""make upload-data BUCKET=...: prepare the cases DB and upload the three datasets where template.yaml looks.
+"""make upload-data BUCKET=...: validate, prepare and upload every dataset of the catalogue where template.yaml looks.
 
-    .venv/bin/python scripts/upload_data.py --bucket my-bucket [--cases cases.db] [--events ...] [--stores ...]
+    .venv/bin/python scripts/upload_data.py --bucket my-bucket [--prefix data/] [--source events=path/to/events.csv]
 
-The keys are template.yaml's defaults (data/events.csv, data/stores.csv, data/cases.duckdb); pass --prefix if the
-stack was deployed with other keys under one folder. Credentials and Region come from the usual AWS variables.
+Each SQL dataset's CSV goes to <prefix><name>.csv and its prepared DuckDB file beside it (<key>.duckdb); nothing of
+a dataset is uploaded if its CSV does not match its spec (the problems are listed by line). The case-law database
+(SQLite, CSV or JSONL) is prepared into <prefix>cases.duckdb. The keys are template.yaml's defaults; pass --prefix
+if the stack was deployed with other keys under one folder. Credentials and Region come from the usual AWS variables.
 """
 
 from __future__ import annotations
 
 import argparse
 import sys
-import tempfile
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from scripts.local_lambda import DATA_DIR
-from search_core.cases.prepare import prepare
+from tooling.publish import publish_catalogue
+
+from search_core.sql.prepare import InvalidData
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__)
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--bucket", required=True)
     parser.add_argument("--prefix", default="data/")
-    parser.add_argument("--events", type=Path, default=DATA_DIR / "events.csv")
-    parser.add_argument("--stores", type=Path, default=DATA_DIR / "stores.csv")
-    parser.add_argument("--cases", type=Path, default=DATA_DIR / "cases.db", help="SQLite cases.db, CSV or JSONL")
+    parser.add_argument("--source", action="append", default=[], metavar="NAME=PATH", help="a dataset's own file")
     args = parser.parse_args()
-
-    import boto3
-
-    s3 = boto3.client("s3")
-    with tempfile.TemporaryDirectory() as work:
-        prepared = Path(work) / "cases.duckdb"
-        stats = prepare(args.cases, prepared)
-        print(f"prepared {stats.decisions} decisions ({stats.skipped} rows skipped) in {stats.seconds:.1f} s")
-        for source, name in ((args.events, "events.csv"), (args.stores, "stores.csv"), (prepared, "cases.duckdb")):
-            key = f"{args.prefix}{name}"
-            s3.upload_file(str(source), args.bucket, key)
-            print(f"uploaded s3://{args.bucket}/{key} ({source.stat().st_size:,} bytes)")
+    sources = {name: Path(path) for name, _, path in (item.partition("=") for item in args.source)}
+    try:
+        for line in publish_catalogue(args.bucket, args.prefix, sources):
+            print(line)
+    except InvalidData as error:
+        sys.exit(str(error))
 
 
 if __name__ == "__main__":

@@ -12,35 +12,41 @@ from typing import Any
 import boto3
 import pytest
 from moto import mock_aws
-from scripts.local_lambda import DATA_DIR, LambdaContext, body_of, close_function, import_function, load_event
+from tooling.local import (
+    DATA_DIR,
+    LambdaContext,
+    body_of,
+    close_function,
+    import_function,
+    load_event,
+    sql_event,
+    status_of,
+)
 
 os.environ.setdefault("POWERTOOLS_TRACE_DISABLED", "1")
 os.environ.setdefault("POWERTOOLS_METRICS_NAMESPACE", "BedrockAgentSearchTests")
 os.environ.setdefault("POWERTOOLS_LOG_LEVEL", "WARNING")
 
-from search_core.datasets.loading import load_dataset
-from search_core.datasets.registry import SQL_DATASETS
+from search_core.catalogue import ACTION_GROUPS, SQL_DATASETS
 from search_core.datasets.spec import DatasetSpec
 from search_core.sql.execute import run_query
 from search_core.sql.limits import QueryLimits
+from search_core.sql.loading import load_dataset
 from search_core.sql.policy import QueryPolicy
 from search_core.sql.result import QueryResult
 from search_core.sql.sandbox import open_sandbox
 from search_core.storage import s3 as s3_storage
 
-__all__ = ["DATA_DIR", "LambdaContext", "body_of", "close_function", "import_function", "load_event"]
-
-
-def status_of(response: dict[str, Any]) -> int:
-    status: int = response["response"]["httpStatusCode"]
-    return status
-
-
-def sql_event(function: str, sql: str) -> dict[str, Any]:
-    """A copy of a real event for `function` with another sql_query."""
-    event = load_event(f"{function}/{'free_events' if function == 'search_events' else 'opening_hours'}.json")
-    event["requestBody"]["content"]["application/json"]["properties"][0]["value"] = sql
-    return event
+__all__ = [
+    "DATA_DIR",
+    "LambdaContext",
+    "body_of",
+    "close_function",
+    "import_function",
+    "load_event",
+    "sql_event",
+    "status_of",
+]
 
 
 @pytest.fixture
@@ -66,7 +72,7 @@ def isolated_cache(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
 
 
 # Unset, they make the functions serve the sample data in data/ (outside Lambda).
-_DATA_VARIABLES = ("EVENTS_URI", "STORES_URI", "CASES_URI", "AWS_LAMBDA_FUNCTION_NAME")
+_DATA_VARIABLES = (*(g.data_variable for g in ACTION_GROUPS.values()), "AWS_LAMBDA_FUNCTION_NAME")
 
 
 @contextmanager
@@ -123,11 +129,11 @@ def aws(monkeypatch: pytest.MonkeyPatch) -> Iterator[Any]:
 
 @pytest.fixture
 def data_bucket(aws: Any) -> str:
-    """A bucket holding the sample events.csv and stores.csv."""
+    """A bucket holding each SQL dataset's sample CSV alone (no prepared file: the fallback path)."""
     bucket = "concierge-data"
     aws.create_bucket(Bucket=bucket, CreateBucketConfiguration={"LocationConstraint": "ap-northeast-1"})
-    for name in ("events.csv", "stores.csv"):
-        aws.put_object(Bucket=bucket, Key=f"data/{name}", Body=(DATA_DIR / name).read_bytes())
+    for spec in SQL_DATASETS.values():
+        aws.put_object(Bucket=bucket, Key=f"data/{spec.file_name}", Body=(DATA_DIR / spec.file_name).read_bytes())
     return bucket
 
 

@@ -3,15 +3,13 @@
 from __future__ import annotations
 
 from datetime import date
-from typing import Annotated, Any
+from typing import Annotated
 
 from aws_lambda_powertools.event_handler.openapi.params import Body, Query
-from aws_lambda_powertools.utilities.typing import LambdaContext
 
 from search_core import case_search as spec
-from search_core.api import create_app, responses, serve
+from search_core.api import ActionGroupFunction, create_app, responses
 from search_core.case_search import CaseSearch, CaseSearchResponse, CaseTextResponse
-from search_core.observability import logger, metrics, tracer
 from search_core.responses import body_budget
 
 app = create_app()
@@ -49,8 +47,5 @@ def read_case_text(
     return cases.text(doc_id, offset, body_budget(app.current_event.raw_event))
 
 
-@logger.inject_lambda_context
-@metrics.log_metrics
-@tracer.capture_lambda_handler
-def lambda_handler(event: dict[str, Any], context: LambdaContext) -> dict[str, Any]:
-    return serve(app, event, context)
+function = ActionGroupFunction(app, cases)
+lambda_handler = function.lambda_handler

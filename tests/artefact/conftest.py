@@ -22,7 +22,7 @@ from typing import Any
 
 import pytest
 from cfnlint.decode import decode_str
-from scripts.local_lambda import ROOT, serve_s3
+from tooling.local import ROOT, serve_s3
 
 from tests.artefact.runtime_api import RuntimeApi
 

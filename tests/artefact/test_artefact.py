@@ -9,7 +9,7 @@ from typing import Any
 
 import boto3
 import pytest
-from scripts.local_lambda import DATA_DIR, EVENTS_DIR, LambdaContext, close_function, import_function
+from tooling.local import DATA_DIR, EVENTS_DIR, LambdaContext, close_function, import_function
 
 from search_core.responses import BUDGET_BYTES
 from tests.artefact.conftest import BUCKET, function_specs, running_function

@@ -14,9 +14,9 @@ from pathlib import Path
 from types import ModuleType
 
 import pytest
+from tooling.attacks import CORPUS, TARGETS, ask, matches, outcome, plant_canaries, sql_of
 
 from search_core.responses import BUDGET_BYTES, response_bytes
-from tests.attacks.corpus import CORPUS, TARGETS, ask, matches, outcome, plant_canaries, sql_of
 from tests.conftest import body_of, sample_functions
 
 SECRET = f"canary-secret-{secrets.token_hex(8)}"

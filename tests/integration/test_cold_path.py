@@ -8,15 +8,27 @@ import subprocess
 import sys
 
 import pytest
-from scripts.local_lambda import LAYER, ROOT
+from tooling.local import LAYER, ROOT
+
+from search_core.catalogue import ACTION_GROUPS
+
+SQL_GROUPS = [name for name, group in ACTION_GROUPS.items() if group.spec is not None]
 
 
-@pytest.mark.parametrize("name", ["search_events", "search_stores"])
-def test_importing_a_sql_function_does_not_import_duckdb(name: str) -> None:
-    assert _import_and_print(name, "'duckdb' in sys.modules") == "False"
+@pytest.mark.parametrize("name", SQL_GROUPS)
+def test_a_sql_function_answers_without_ever_importing_duckdb(name: str) -> None:
+    """The function process loads data and answers through its worker only: DuckDB never enters it."""
+    spec = ACTION_GROUPS[name].spec
+    assert spec is not None
+    call = (
+        f"from tooling.local import LambdaContext, sql_event; "
+        f"status = app.lambda_handler(sql_event({name!r}, {spec.examples[0].sql!r}), LambdaContext())"
+        "['response']['httpStatusCode']; app.function.close()"
+    )
+    assert _import_and_print(name, "status, 'duckdb' in sys.modules", then=call) == "200 False"
 
 
-@pytest.mark.parametrize("name", ["search_events", "search_stores", "search_cases"])
+@pytest.mark.parametrize("name", ACTION_GROUPS)
 def test_without_tracing_the_xray_sdk_is_never_imported(name: str) -> None:
     assert _import_and_print(name, "'aws_xray_sdk.core' in sys.modules", POWERTOOLS_TRACE_DISABLED="1") == "False"
 
@@ -25,19 +37,20 @@ def test_on_lambda_the_tracer_traces_and_patches_only_botocore() -> None:
     lambda_env = {"LAMBDA_TASK_ROOT": str(ROOT), "POWERTOOLS_TRACE_DISABLED": "false"}
     printed = _import_and_print(
         "search_events",
-        "type(app.tracer).__name__, sorted(sys.modules['aws_xray_sdk.core.patcher']._PATCHED_MODULES)",
+        "type(sys.modules['search_core.observability'].tracer).__name__, "
+        "sorted(sys.modules['aws_xray_sdk.core.patcher']._PATCHED_MODULES)",
         **lambda_env,
     )
     assert printed == "Tracer ['botocore']"
 
 
-def _import_and_print(name: str, expression: str, **env: str) -> str:
-    """Import a function's app in a fresh interpreter, as Lambda does, and print `expression` evaluated after it."""
+def _import_and_print(name: str, expression: str, then: str = "pass", **env: str) -> str:
+    """Import a function's app in a fresh interpreter, as Lambda does, run `then`, and print `expression`."""
     probe = (
         f"import sys; sys.path[:0] = [{str(LAYER)!r}, {str(ROOT / 'functions' / name)!r}]; import app; "
-        f"print({expression})"
+        f"sys.path.append({str(ROOT)!r}); {then}; print({expression})"
     )
     result = subprocess.run(
         [sys.executable, "-c", probe], capture_output=True, text=True, check=True, env={**os.environ, **env}
     )
-    return result.stdout.strip()
+    return result.stdout.strip().splitlines()[-1]  # after any metrics the call printed

@@ -12,11 +12,11 @@ from types import ModuleType
 from typing import Any
 
 import pytest
+from tooling.processes import children
 
 from search_core.responses import BUDGET_BYTES, response_bytes
 from search_core.sql.limits import TRUNCATION_MARKER
 from tests.conftest import DATA_DIR, LambdaContext, body_of, load_event, sql_event, status_of
-from tests.integration.test_load import children
 
 
 @pytest.fixture
@@ -240,13 +240,14 @@ def test_large_data_is_served_from_one_table_file_per_version(
     refreshing_events_fn: ModuleType, aws: Any, data_bucket: str, lambda_context: LambdaContext
 ) -> None:
     function = refreshing_events_fn
-    function.search.limits = replace(function.search.limits, table_file_min_bytes=0)  # every CSV counts as large
+    search = function.function.service
+    search.limits = replace(search.limits, table_file_min_bytes=0)  # every CSV counts as large
     aws.put_object(Bucket=data_bucket, Key="data/events.csv", Body=first_rows_of_sample_events(3))
     assert body_of(call(function, COUNT, lambda_context))["results"] == [{"n": 3}]
-    table_files = sorted((function.search.settings.cache_dir / "events-worker").glob("*.duckdb"))
+    table_files = sorted((function.function.service.settings.cache_dir / "events-worker").glob("*.duckdb"))
     aws.put_object(Bucket=data_bucket, Key="data/events.csv", Body=first_rows_of_sample_events(5))
     assert body_of(call(function, COUNT, lambda_context))["results"] == [{"n": 5}]
-    replaced = sorted((function.search.settings.cache_dir / "events-worker").glob("*.duckdb"))
+    replaced = sorted((function.function.service.settings.cache_dir / "events-worker").glob("*.duckdb"))
     assert len(table_files) == len(replaced) == 1 and table_files != replaced  # the old file left with its worker
 
 
@@ -256,12 +257,12 @@ def worker_processes(work_dir: Path) -> list[int]:
 
 
 def test_one_worker_serves_and_none_is_left_idle(events_fn: ModuleType, lambda_context: LambdaContext) -> None:
-    work_dir = events_fn.search.settings.cache_dir / "events-worker"
+    work_dir = events_fn.function.service.settings.cache_dir / "events-worker"
     rejected = sql_event("search_events", "DROP TABLE events")
     for event in (rejected, COUNT, rejected, COUNT):
         call(events_fn, event, lambda_context)
     assert len(worker_processes(work_dir)) == 1
-    events_fn.search.close()
+    events_fn.function.service.close()
     assert worker_processes(work_dir) == []
 
 

@@ -13,7 +13,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from scripts.local_lambda import EVENTS_DIR, LAYER, ROOT
+from tooling.local import EVENTS_DIR, LAYER, ROOT
 
 from tests.conftest import DATA_DIR
 

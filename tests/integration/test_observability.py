@@ -10,6 +10,7 @@ from typing import Any
 
 import pytest
 
+from search_core.observability import logger
 from tests.conftest import LambdaContext, sql_event
 
 
@@ -20,19 +21,19 @@ def records(output: str) -> list[dict[str, Any]]:
 @pytest.fixture
 def events_fn(load_function: Callable[..., ModuleType]) -> Iterator[ModuleType]:
     function = load_function("search_events")
-    level = function.logger.log_level
-    function.logger.setLevel("INFO")
+    level = logger.log_level
+    logger.setLevel("INFO")
     yield function
-    function.logger.setLevel(level)
+    logger.setLevel(level)
 
 
 @pytest.fixture
 def log_output(events_fn: ModuleType) -> Iterator[io.StringIO]:
     """The JSON lines the Powertools logger writes (to stdout in Lambda)."""
     stream = io.StringIO()
-    previous = events_fn.logger.registered_handler.setStream(stream)
+    previous = logger.registered_handler.setStream(stream)
     yield stream
-    events_fn.logger.registered_handler.setStream(previous)
+    logger.registered_handler.setStream(previous)
 
 
 def test_logs_hold_the_sql_and_counts_but_no_row_contents(

@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from search_core.datasets.registry import SQL_DATASETS
+from search_core.catalogue import SQL_DATASETS
 
 
 @pytest.fixture(params=["events", "stores"])

@@ -13,14 +13,16 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from jsonschema import Draft7Validator
-from scripts import schema
+from tooling.template import generated_schema
 
+from search_core.catalogue import ACTION_GROUPS
 from search_core.responses import BUDGET_BYTES, response_bytes
 from tests.conftest import LambdaContext, load_event, sample_functions
 
 # The examples run against the bundled sample data; CI can raise the counts with HYPOTHESIS_EXAMPLES.
 EXAMPLES = int(os.environ.get("HYPOTHESIS_EXAMPLES", "300"))
-SQL_FUNCTIONS = {"search_events": "search_events/free_events.json", "search_stores": "search_stores/opening_hours.json"}
+# Every SQL action group of the catalogue, each from its generated example event.
+SQL_FUNCTIONS = {name: f"{name}/example.json" for name, group in ACTION_GROUPS.items() if group.spec is not None}
 FUNCTIONS = {**SQL_FUNCTIONS, "search_cases": "search_cases/search_damages.json"}
 SQL_TOKENS = [
     "SELECT", "FROM", "WHERE", "events", "stores", "'events.csv'", '"stores.csv"', "*", "count(*)", "LIMIT", "ORDER BY",
@@ -56,7 +58,7 @@ def json_schema(node: Any) -> Any:
 @pytest.fixture(scope="module")
 def published() -> dict[str, Any]:
     """The OpenAPI document each function publishes (what template.yaml holds)."""
-    return {name: json_schema(schema.generated_schema(name)) for name in FUNCTIONS}
+    return {name: json_schema(generated_schema(ACTION_GROUPS[name])) for name in FUNCTIONS}
 
 
 def assert_matches_published_schema(published: dict[str, Any], name: str, response: dict[str, Any]) -> None:

@@ -17,9 +17,9 @@ from typing import Any
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from tooling.attacks import TARGETS, ask
 
 from search_core.responses import BUDGET_BYTES, response_bytes
-from tests.attacks.corpus import TARGETS, ask
 from tests.conftest import LambdaContext, body_of, load_event, sample_functions, status_of
 from tests.integration.test_properties import EXAMPLES
 

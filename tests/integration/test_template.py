@@ -10,15 +10,13 @@ import pytest
 from cfnlint.api import lint_file
 from cfnlint.decode import decode_str
 from openapi_spec_validator import validate
-from scripts import layer_requirements, schema
-from scripts.local_lambda import ROOT
+from tooling.layer import REQUIREMENTS, layer_requirements
+from tooling.local import ROOT
+from tooling.template import derived_files, generated_schema, rendered_template, with_agent_hash
+
+from search_core.catalogue import ACTION_GROUPS, camel
 
 TEMPLATE = ROOT / "template.yaml"
-ACTION_GROUPS = {
-    "search_events": ("SearchEventsFunction", "EVENTS_URI", "EventsKey"),
-    "search_stores": ("SearchStoresFunction", "STORES_URI", "StoresKey"),
-    "search_cases": ("SearchCasesFunction", "CASES_URI", "CasesKey"),
-}
 TOOL_NAME = re.compile(r"^[A-Za-z0-9_-]{1,64}$")
 
 
@@ -36,14 +34,20 @@ def payloads(template: Any) -> dict[str, dict[str, Any]]:
 
 
 def test_payloads_are_what_the_resolvers_generate(payloads: dict[str, dict[str, Any]]) -> None:
-    for name in ACTION_GROUPS:
-        assert payloads[name] == schema.generated_schema(name), f"run `make schema` ({name} drifted)"
+    assert list(payloads) == list(ACTION_GROUPS)
+    for name, group in ACTION_GROUPS.items():
+        assert payloads[name] == generated_schema(group), f"run `make schema` ({name} drifted)"
 
 
 def test_the_template_file_is_exactly_the_rendered_one() -> None:
-    current = TEMPLATE.read_text(encoding="utf-8")
-    generated = {name: schema.generated_schema(name) for name in ACTION_GROUPS}
-    assert schema.render(current, generated) == current
+    assert rendered_template() == TEMPLATE.read_text(encoding="utf-8")
+
+
+def test_each_sql_function_its_example_and_the_local_env_are_the_generated_ones() -> None:
+    files = derived_files()
+    assert {p.parent.name for p in files if p.name == "app.py"} == {"search_events", "search_stores"}
+    for path, text in files.items():
+        assert path.read_text(encoding="utf-8") == text, f"run `make schema` ({path} drifted)"
 
 
 def alias_declaration(template_text: str) -> Any:
@@ -62,15 +66,14 @@ def alias_declaration(template_text: str) -> Any:
 )
 def test_a_change_to_the_agent_changes_what_the_alias_declares(change: Any) -> None:
     current = TEMPLATE.read_text(encoding="utf-8")
-    changed = schema.with_agent_hash(change(current))
+    changed = with_agent_hash(change(current))
     assert changed != current
     assert alias_declaration(changed) != alias_declaration(current)
     assert "RoutingConfiguration" not in alias_declaration(current)  # an update then publishes a new version
 
 
 def test_layer_requirements_come_from_pyproject() -> None:
-    path = ROOT / "layers" / "shared" / "requirements.txt"
-    assert path.read_text(encoding="utf-8") == layer_requirements.layer_requirements()
+    assert REQUIREMENTS.read_text(encoding="utf-8") == layer_requirements()
 
 
 def test_cfn_lint_is_clean() -> None:
@@ -113,26 +116,24 @@ def test_error_responses_describe_the_real_error_body(payloads: dict[str, dict[s
     assert document["components"]["schemas"]["ErrorResponse"]["required"] == ["error"]
 
 
-@pytest.mark.parametrize(("name", "wiring"), ACTION_GROUPS.items())
-def test_each_function_reads_only_its_own_object(template: Any, name: str, wiring: tuple[str, str, str]) -> None:
-    resource, variable, key = wiring
-    properties = template["Resources"][resource]["Properties"]
+@pytest.mark.parametrize("name", ACTION_GROUPS)
+def test_each_function_reads_only_its_own_objects(template: Any, name: str) -> None:
+    group = ACTION_GROUPS[name]
+    properties = template["Resources"][f"{camel(name)}Function"]["Properties"]
     statements = [s for policy in properties["Policies"] for s in policy["Statement"]]
+    bucket = {"Bucket": {"Fn::If": ["CreateDataBucket", {"Ref": "DataBucket"}, {"Ref": "DataBucketName"}]}}
+    objects = [f"${{{group.key_parameter}}}"] + ([f"${{{group.key_parameter}}}.duckdb"] if group.spec else [])
     assert statements == [
         {
             "Effect": "Allow",
             "Action": "s3:GetObject",
-            "Resource": {
-                "Fn::Sub": [
-                    f"arn:${{AWS::Partition}}:s3:::${{Bucket}}/${{{key}}}",
-                    {"Bucket": {"Fn::If": ["CreateDataBucket", {"Ref": "DataBucket"}, {"Ref": "DataBucketName"}]}},
-                ]
-            },
+            "Resource": [{"Fn::Sub": [f"arn:${{AWS::Partition}}:s3:::${{Bucket}}/{key}", bucket]} for key in objects],
         }
     ]
-    uri = properties["Environment"]["Variables"][variable]
-    assert uri["Fn::Sub"][0] == f"s3://${{Bucket}}/${{{key}}}"
+    uri = properties["Environment"]["Variables"][group.data_variable]
+    assert uri["Fn::Sub"][0] == f"s3://${{Bucket}}/${{{group.key_parameter}}}"
     assert properties["CodeUri"] == f"functions/{name}/"
+    assert template["Parameters"][group.key_parameter]["Default"] == group.default_key
 
 
 def test_each_function_is_invoked_only_by_this_agent(template: Any) -> None:
@@ -166,7 +167,7 @@ def test_functions_match_the_layout(template: Any) -> None:
         for name, resource in template["Resources"].items()
         if resource["Type"] == "AWS::Serverless::Function"
     }
-    assert set(functions) == {wiring[0] for wiring in ACTION_GROUPS.values()}
+    assert set(functions) == {f"{camel(name)}Function" for name in ACTION_GROUPS}
     for properties in functions.values():
         assert (ROOT / properties["CodeUri"] / "app.py").exists()
     globals_ = template["Globals"]["Function"]
@@ -196,6 +197,6 @@ def test_every_operation_has_an_event(payloads: dict[str, dict[str, Any]]) -> No
 
 def test_env_json_names_every_function(template: Any) -> None:
     env = json.loads((ROOT / "events" / "env.json").read_text(encoding="utf-8"))
-    assert set(env) == {wiring[0] for wiring in ACTION_GROUPS.values()}
-    for name, (resource, variable, _) in ACTION_GROUPS.items():
-        assert env[resource][variable].startswith("s3://"), name
+    assert set(env) == {f"{camel(name)}Function" for name in ACTION_GROUPS}
+    for name, group in ACTION_GROUPS.items():
+        assert env[f"{camel(name)}Function"][group.data_variable].startswith("s3://"), name

@@ -16,6 +16,7 @@ from pathlib import Path
 
 import pytest
 
+from search_core.datasets.events import EVENTS
 from search_core.errors import DataUnavailable, QueryAborted, QueryRejected
 from search_core.sql.client import QueryWorker, WorkerLauncher
 from search_core.sql.limits import QueryLimits
@@ -26,9 +27,16 @@ LIMITS = QueryLimits.for_function(memory_mb=1024, timeout_seconds=2.0)
 
 @pytest.fixture
 def worker(tmp_path: Path) -> Iterator[QueryWorker]:
-    runner = QueryWorker("events", DATA_DIR / "events.csv", LIMITS, tmp_path / "worker")
+    runner = QueryWorker(EVENTS, LIMITS, tmp_path / "worker", csv_path=DATA_DIR / "events.csv")
     yield runner
     runner.close()
+
+
+def kill_and_wait(pid: int) -> None:
+    """Kill a worker (our child) and wait until it can be reaped, without reaping it: the client does that."""
+    os.kill(pid, signal.SIGKILL)
+    while os.waitid(os.P_PID, pid, os.WEXITED | os.WNOHANG | os.WNOWAIT) is None:
+        time.sleep(0.01)
 
 
 def peak_rss_mb(pid: int) -> int:
@@ -76,17 +84,15 @@ def test_memory_runaways_end_within_the_cap(worker: QueryWorker, sql: str) -> No
     with pytest.raises(QueryAborted, match="メモリ上限|制限時間|異常終了"):
         worker.query(sql)
     assert time.monotonic() - started < LIMITS.timeout_seconds + 0.5  # the kill itself and the reply
-    process = worker._process
-    assert process is not None
-    if process.alive:
-        assert peak_rss_mb(process._proc.pid) <= LIMITS.worker_rss_cap_mb
+    if worker.pid is not None:  # not killed: DuckDB stopped it within the cap
+        assert peak_rss_mb(worker.pid) <= LIMITS.worker_rss_cap_mb
     assert_still_serving(worker)
 
 
 @pytest.mark.slow
 def test_a_worker_past_its_rss_cap_is_killed_and_replaced(tmp_path: Path) -> None:
     tight = replace(LIMITS, worker_rss_cap_mb=300, duckdb_memory_mb=2000, worker_address_space_mb=8000)
-    runner = QueryWorker("events", DATA_DIR / "events.csv", tight, tmp_path / "tight")
+    runner = QueryWorker(EVENTS, tight, tmp_path / "tight", csv_path=DATA_DIR / "events.csv")
     try:
         with pytest.raises(QueryAborted, match="メモリ上限（300 MB）"):
             runner.query("SELECT length(string_agg(repeat('x', 1000000), '')) FROM range(1500)")
@@ -97,19 +103,17 @@ def test_a_worker_past_its_rss_cap_is_killed_and_replaced(tmp_path: Path) -> Non
 
 
 def test_a_worker_that_dies_between_queries_is_restarted(worker: QueryWorker) -> None:
-    assert worker._process is not None
-    worker._process._proc.kill()
-    worker._process._proc.wait()
+    assert worker.pid is not None
+    kill_and_wait(worker.pid)
     assert_still_serving(worker)
     assert worker.restarts == 1
 
 
 def test_the_worker_environment_holds_no_credentials(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("AWS_SECRET_ACCESS_KEY", "canary-secret-do-not-leak")
-    runner = QueryWorker("events", DATA_DIR / "events.csv", LIMITS, tmp_path / "canary")
+    runner = QueryWorker(EVENTS, LIMITS, tmp_path / "canary", csv_path=DATA_DIR / "events.csv")
     try:
-        assert runner._process is not None
-        environ = Path(f"/proc/{runner._process._proc.pid}/environ").read_bytes()
+        environ = Path(f"/proc/{runner.pid}/environ").read_bytes()
         assert b"canary-secret-do-not-leak" not in environ
         assert b"AWS_" not in environ
     finally:
@@ -126,20 +130,20 @@ def test_a_broken_file_is_reported_when_the_worker_boots(tmp_path: Path) -> None
     broken = tmp_path / "broken.csv"
     broken.write_text("event_name\nonly one column\n", encoding="utf-8")
     with pytest.raises(DataUnavailable, match="「events.csv」の列が仕様と一致しません"):
-        QueryWorker("events", broken, LIMITS, tmp_path / "broken")
+        QueryWorker(EVENTS, LIMITS, tmp_path / "broken", csv_path=broken)
 
 
 def test_no_worker_is_left_behind(tmp_path: Path) -> None:
-    runner = QueryWorker("events", DATA_DIR / "events.csv", LIMITS, tmp_path / "gone")
-    assert runner._process is not None
-    pid = runner._process._proc.pid
+    runner = QueryWorker(EVENTS, LIMITS, tmp_path / "gone", csv_path=DATA_DIR / "events.csv")
+    pid = runner.pid
+    assert pid is not None
     runner.close()
     assert not os.path.exists(f"/proc/{pid}") or "Z" in Path(f"/proc/{pid}/stat").read_text().split()[2]
 
 
 def test_a_table_file_serves_the_same_rows_as_memory(worker: QueryWorker, tmp_path: Path) -> None:
     table_file = tmp_path / "file" / "events-v1.duckdb"
-    from_file = QueryWorker("events", DATA_DIR / "events.csv", LIMITS, tmp_path / "file", table_file)
+    from_file = QueryWorker(EVENTS, LIMITS, tmp_path / "file", csv_path=DATA_DIR / "events.csv", database=table_file)
     try:
         for sql in (
             "SELECT * FROM events ORDER BY event_name",
@@ -153,11 +157,10 @@ def test_a_table_file_serves_the_same_rows_as_memory(worker: QueryWorker, tmp_pa
 
 def test_a_restarted_worker_reopens_its_table_file_and_closing_removes_it(tmp_path: Path) -> None:
     table_file = tmp_path / "file" / "events-v1.duckdb"
-    runner = QueryWorker("events", DATA_DIR / "events.csv", LIMITS, tmp_path / "file", table_file)
+    runner = QueryWorker(EVENTS, LIMITS, tmp_path / "file", csv_path=DATA_DIR / "events.csv", database=table_file)
     written = table_file.stat().st_mtime_ns
-    assert runner._process is not None
-    os.kill(runner._process._proc.pid, signal.SIGKILL)  # as if a runaway had been killed
-    runner._process._proc.wait()
+    assert runner.pid is not None
+    kill_and_wait(runner.pid)  # as if a runaway had been killed
     assert_still_serving(runner)
     assert runner.restarts == 1 and table_file.stat().st_mtime_ns == written
     runner.close()
@@ -169,7 +172,7 @@ def test_an_unusable_csv_leaves_no_table_file(tmp_path: Path) -> None:
     broken.write_text("event_name\nonly one column\n", encoding="utf-8")
     table_file = tmp_path / "file" / "events-v1.duckdb"
     with pytest.raises(DataUnavailable, match="列が仕様と一致しません"):
-        QueryWorker("events", broken, LIMITS, tmp_path / "file", table_file)
+        QueryWorker(EVENTS, LIMITS, tmp_path / "file", csv_path=broken, database=table_file)
     assert list(table_file.parent.glob("events-v1.duckdb*")) == []
 
 
@@ -177,10 +180,10 @@ def test_a_worker_started_ahead_is_the_one_that_boots(tmp_path: Path) -> None:
     launcher = WorkerLauncher(tmp_path / "ahead", vcpus=2.0)
     launcher.start_ahead()
     launcher.start_ahead()  # idempotent while the spare is alive
-    spare = launcher._spare
+    spare = launcher.spare_pid
     assert spare is not None
-    runner = QueryWorker("events", DATA_DIR / "events.csv", LIMITS, tmp_path / "ahead", launcher=launcher)
-    assert runner._process is not None and runner._process._proc.pid == spare.pid
+    runner = QueryWorker(EVENTS, LIMITS, tmp_path / "ahead", csv_path=DATA_DIR / "events.csv", launcher=launcher)
+    assert runner.pid == spare and launcher.spare_pid is None
     assert_still_serving(runner)
     runner.close()
     launcher.close()
@@ -189,16 +192,16 @@ def test_a_worker_started_ahead_is_the_one_that_boots(tmp_path: Path) -> None:
 def test_below_two_vcpus_nothing_is_started_ahead(tmp_path: Path) -> None:
     launcher = WorkerLauncher(tmp_path / "one", vcpus=1.0)
     launcher.start_ahead()
-    assert launcher._spare is None
+    assert launcher.spare_pid is None
 
 
 def test_closing_the_launcher_stops_its_spare(tmp_path: Path) -> None:
     launcher = WorkerLauncher(tmp_path / "spare", vcpus=2.0)
     launcher.start_ahead()
-    spare = launcher._spare
+    spare = launcher.spare_pid
     assert spare is not None
     launcher.close()
-    assert spare.poll() is not None
+    assert not os.path.exists(f"/proc/{spare}")
 
 
 @pytest.mark.parametrize("encode", [str, lambda p: base64.b64encode(p.encode()).decode(), lambda p: p[::-1]])
@@ -208,7 +211,7 @@ def test_a_reply_carrying_this_runs_paths_is_refused(tmp_path: Path, encode: Cal
     header, first = rows[0], rows[1].split(",", 1)
     planted = tmp_path / "planted.csv"
     planted.write_text("\n".join([header, f"{encode(str(work_dir))},{first[1]}", *rows[2:]]) + "\n", encoding="utf-8")
-    runner = QueryWorker("events", planted, LIMITS, work_dir)
+    runner = QueryWorker(EVENTS, LIMITS, work_dir, csv_path=planted)
     try:
         with pytest.raises(QueryRejected, match="パス"):
             runner.query("SELECT event_name FROM events")

@@ -11,7 +11,7 @@ import duckdb
 import pytest
 
 from search_core.datasets.events import EVENTS
-from search_core.datasets.loading import write_dataset_file
+from search_core.sql.loading import write_dataset_file
 from search_core.sql.sandbox import connect_bounded, open_sandbox
 from tests.conftest import DATA_DIR, TEST_LIMITS
 

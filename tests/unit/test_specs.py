@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from search_core.datasets.registry import SQL_DATASETS
+from search_core.catalogue import SQL_DATASETS
 from search_core.datasets.spec import DatasetSpec
 from search_core.sql.limits import QueryLimits
 from tests.conftest import query_sandbox

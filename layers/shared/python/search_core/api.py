@@ -6,7 +6,8 @@ any failure into a well-formed response in Japanese, echoes the session attribut
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Callable
+from typing import Any, Protocol
 
 from aws_lambda_powertools.event_handler import BedrockAgentResolver, Response, content_types
 from aws_lambda_powertools.event_handler.openapi.exceptions import RequestValidationError
@@ -14,7 +15,7 @@ from aws_lambda_powertools.utilities.typing import LambdaContext
 from pydantic import BaseModel, Field, ValidationError
 
 from search_core.errors import SearchError
-from search_core.observability import logger, metrics
+from search_core.observability import logger, metrics, tracer
 from search_core.responses import BUDGET_BYTES, dumps_body, echo_of, encodable, envelope, utf8_size
 from search_core.sql.limits import TRUNCATION_MARKER
 from search_core.validation import describe_errors
@@ -24,6 +25,37 @@ _INTERNAL_ERROR = "内部エラーが発生しました。時間をおいて再�
 _UNENCODABLE = (
     "リクエストに UTF-8 で表せない文字（対になっていないサロゲートなど）が含まれています。文字列を確認してください。"
 )
+
+
+class Service(Protocol):
+    def close(self) -> None:
+        """Stop what the service holds open (a worker process, a database connection)."""
+
+
+class ActionGroupFunction:
+    """One deployed function: its resolver, the service its routes call, and the handler Lambda calls.
+
+    Each functions/<name>/app.py makes one, named `function`, and exposes `app` and `lambda_handler` from it; local
+    tooling closes a function through `function.close()` whatever its routes are.
+    """
+
+    def __init__(self, app: BedrockAgentResolver, service: Service) -> None:
+        self.app = app
+        self.service = service
+        self.lambda_handler = _observed_handler(app)
+
+    def close(self) -> None:
+        self.service.close()
+
+
+def _observed_handler(app: BedrockAgentResolver) -> Callable[[dict[str, Any], LambdaContext], dict[str, Any]]:
+    @logger.inject_lambda_context
+    @metrics.log_metrics
+    @tracer.capture_lambda_handler
+    def lambda_handler(event: dict[str, Any], context: LambdaContext) -> dict[str, Any]:
+        return serve(app, event, context)
+
+    return lambda_handler
 
 
 class ErrorResponse(BaseModel):

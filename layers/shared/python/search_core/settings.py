@@ -8,8 +8,11 @@ from pathlib import Path
 
 from pydantic import BaseModel, Field
 
+from search_core.catalogue import ACTION_GROUPS
+
 
 class Settings(BaseModel):
+    # Keyed by the catalogue's dataset names, from each one's variable (EVENTS_URI for events).
     dataset_uris: dict[str, str] = Field(default_factory=dict)
     in_lambda: bool = False
     memory_mb: int = Field(default=2048, ge=128)
@@ -24,7 +27,7 @@ class Settings(BaseModel):
     def from_env(cls, env: Mapping[str, str] | None = None) -> Settings:
         env = os.environ if env is None else env
         uris = {
-            name: env[f"{name.upper()}_URI"] for name in ("events", "stores", "cases") if env.get(f"{name.upper()}_URI")
+            group.data: env[group.data_variable] for group in ACTION_GROUPS.values() if env.get(group.data_variable)
         }
         values: dict[str, object] = {"dataset_uris": uris, "in_lambda": bool(env.get("AWS_LAMBDA_FUNCTION_NAME"))}
         for field, variable in (

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import time
+from functools import partial
 from typing import Any
 
 from pydantic import BaseModel, Field
@@ -15,8 +16,18 @@ from search_core.settings import Settings
 from search_core.sql.client import QueryWorker, WorkerLauncher
 from search_core.sql.limits import MAX_ROWS, QueryLimits
 from search_core.sql.result import QueryResult
-from search_core.storage.cache import LocalCopy
+from search_core.sql.table import TableSpec
+from search_core.storage.cache import LocalCopy, PreparedForm
 from search_core.storage.live import LiveDataset
+
+# A dataset's prepared DuckDB file is published beside its CSV: data/events.csv.duckdb (make upload-data).
+PREPARED_SUFFIX = ".duckdb"
+
+
+def prepared_form(spec: TableSpec) -> PreparedForm:
+    """How the prepared file of `spec` is found and recognised: it must have been made from the CSV as it is now,
+    for this table definition and DuckDB release."""
+    return PreparedForm(PREPARED_SUFFIX, spec.fingerprint())
 
 
 class SqlSearchResponse(BaseModel):
@@ -39,7 +50,9 @@ class SqlSearch:
         self.limits = QueryLimits.for_function(self.settings.memory_mb, self.settings.query_timeout_seconds)
         self._work_dir = self.settings.cache_dir / f"{spec.name}-worker"
         self._launcher = WorkerLauncher(self._work_dir, self.limits.vcpus)
-        self._data = LiveDataset(spec.name, spec.file_name, self.settings, self._start_worker, QueryWorker.close)
+        self._data = LiveDataset(
+            spec.name, spec.file_name, self.settings, self._start_worker, QueryWorker.close, prepared_form(spec)
+        )
         self._loaded_once = False
 
     def search(self, sql: str, body_budget: int) -> SqlSearchResponse:
@@ -61,10 +74,14 @@ class SqlSearch:
         self._launcher.close()
 
     def _start_worker(self, local: LocalCopy) -> QueryWorker:
+        worker = partial(QueryWorker, self.spec, self.limits, self._work_dir, launcher=self._launcher)
+        if local.prepared:
+            return worker(database=local.path)
         # A large CSV is served from a DuckDB file made once per version; a small one is held in memory.
         large = not self.limits.holds_in_memory(local.path.stat().st_size)
-        table_file = local.derived_file(self._work_dir, self.spec.name) if large else None
-        return QueryWorker(self.spec.name, local.path, self.limits, self._work_dir, table_file, self._launcher)
+        return worker(
+            csv_path=local.path, database=local.derived_file(self._work_dir, self.spec.name) if large else None
+        )
 
     def _run(self, worker: QueryWorker, sql: str) -> QueryResult:
         started = time.perf_counter()

@@ -2,32 +2,12 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 from search_core.sql.limits import MAX_ROWS
+from search_core.sql.table import Column, Macro, TableSpec
 
-
-@dataclass(frozen=True)
-class Column:
-    """A column as the agent sees it. `expression` is set for helper columns computed at load time."""
-
-    name: str
-    type: str
-    description: str
-    expression: str | None = None
-
-
-@dataclass(frozen=True)
-class Macro:
-    """A SQL macro installed in the sandbox before it is locked."""
-
-    signature: str
-    body: str
-    description: str
-
-    @property
-    def name(self) -> str:
-        return self.signature.split("(", 1)[0]
+__all__ = ["Column", "DatasetSpec", "Example", "Macro"]
 
 
 @dataclass(frozen=True)
@@ -36,40 +16,14 @@ class Example:
     sql: str
 
 
-@dataclass(frozen=True)
-class DatasetSpec:
-    """Everything about one SQL dataset that does not change as rows are added.
+@dataclass(frozen=True, kw_only=True)
+class DatasetSpec(TableSpec):
+    """Everything about one SQL dataset that does not change as rows are added: its table, and the agent-facing
+    text and examples generated from it."""
 
-    The dataset `events` is the table `events`, loaded from `events.csv`; queries may name it either way.
-    """
-
-    name: str
     title: str
-    columns: tuple[Column, ...]
     examples: tuple[Example, ...]
     no_results_message: str
-    macros: tuple[Macro, ...] = field(default_factory=tuple)
-
-    @property
-    def table(self) -> str:
-        return self.name
-
-    @property
-    def file_name(self) -> str:
-        return f"{self.name}.csv"
-
-    @property
-    def table_names(self) -> frozenset[str]:
-        """Names a query may use for the table: the agent prompts in use write FROM 'events.csv'."""
-        return frozenset({self.table, self.file_name})
-
-    @property
-    def csv_columns(self) -> tuple[Column, ...]:
-        return tuple(c for c in self.columns if c.expression is None)
-
-    @property
-    def helper_columns(self) -> tuple[Column, ...]:
-        return tuple(c for c in self.columns if c.expression is not None)
 
     def operation_description(self) -> str:
         return (
@@ -87,11 +41,19 @@ class DatasetSpec:
                 "切り詰め、truncated=true）。集計は全行に対して行われます。長い値は「…（省略）」付きで切り詰めます。",
                 "列:",
                 *(f"- {c.name} ({c.type}): {c.description}" for c in self.columns),
+                *self._json_lines(),
                 *self._macro_lines(),
                 "例:",
                 *(f"- {e.question} → {e.sql}" for e in self.examples),
             ]
         )
+
+    def _json_lines(self) -> list[str]:
+        if not any(c.type == "JSON" for c in self.columns):
+            return []
+        return [
+            "JSON 列は JSON テキスト: 値は列->>'キー'（文字列）で取り出し、配列の要素は列 LIKE '%\"値\"%' で探せます。"
+        ]
 
     def _macro_lines(self) -> list[str]:
         if not self.macros:

@@ -39,17 +39,17 @@ STORES = DatasetSpec(
         Column("store_name", "TEXT", "店舗名"),
         Column("category", "TEXT", "カテゴリ（例: カフェ, レストラン, 雑貨, マーケット）"),
         Column("description", "TEXT", "店舗の説明"),
-        Column("location", "TEXT", 'JSON {"building": 建物名, "floor": 階, "address": 住所}'),
+        Column("location", "JSON", '{"building": 建物名, "floor": 階, "address": 住所}'),
         Column(
             "opening_hours",
-            "TEXT",
-            'JSON {"monday": [{"open": "10:00", "close": "20:00"}], ..., "sunday": [...]}。[] は定休日。'
+            "JSON",
+            '{"monday": [{"open": "10:00", "close": "20:00"}], ..., "sunday": [...]}。[] は定休日。'
             "時刻は日本時間の HH:MM、close が open より前なら翌日にまたがる",
         ),
-        Column("contact_info", "TEXT", 'JSON {"phone": 電話番号, "email": メール}'),
+        Column("contact_info", "JSON", '{"phone": 電話番号, "email": メール}'),
         Column("website", "TEXT", "ウェブサイトの URL"),
-        Column("target_audience", "TEXT", 'JSON 配列 例: ["ファミリー", "ビジネス"]'),
-        Column("facilities", "TEXT", 'JSON 配列 例: ["駐車場", "キッズスペース", "Wi-Fi"]'),
+        Column("target_audience", "JSON", '配列 例: ["ファミリー", "ビジネス"]'),
+        Column("facilities", "JSON", '配列 例: ["駐車場", "キッズスペース", "Wi-Fi"]'),
         Column("price_range", "TEXT", "価格帯（例: ¥1,000〜¥2,000）"),
         Column("source_url", "TEXT", "情報元の URL"),
         Column("extracted_at", "TEXT", "情報を取得した日時"),

@@ -8,23 +8,20 @@ killed, the agent is told why, and the next query starts a fresh worker from the
 from __future__ import annotations
 
 import glob
-import json
 import os
 import select
 import subprocess
 import sys
 import time
 from pathlib import Path
-from typing import Any
 
-from search_core.errors import DataUnavailable, QueryAborted, QueryFailed, QueryRejected, SearchError
+from search_core.errors import DataUnavailable, QueryAborted
 from search_core.responses import REPLY_BUDGET_BYTES
 from search_core.sql.limits import QueryLimits
+from search_core.sql.protocol import Boot, Failure, Query, Ready, Reply, Request, Rows, decode_reply, encode
 from search_core.sql.result import QueryResult
+from search_core.sql.table import TableSpec
 
-_ERRORS: dict[str, type[SearchError]] = {
-    cls.__name__: cls for cls in (QueryRejected, QueryFailed, QueryAborted, DataUnavailable)
-}
 # The worker inherits only what Python needs to start: no AWS credentials, no secrets.
 _INHERITED_ENV = ("PATH", "LD_LIBRARY_PATH", "LANG", "LC_ALL", "TZ")
 _POLL_SECONDS = 0.01
@@ -55,6 +52,11 @@ class WorkerLauncher:
         self.vcpus = vcpus
         self._spare: subprocess.Popen[bytes] | None = None
 
+    @property
+    def spare_pid(self) -> int | None:
+        """The worker started ahead and not yet taken, if any is running."""
+        return self._spare.pid if self._spare is not None and self._spare.poll() is None else None
+
     def start_ahead(self) -> None:
         if self.vcpus >= 2 and (self._spare is None or self._spare.poll() is not None):
             self._spare = self._spawn()
@@ -80,55 +82,42 @@ class WorkerLauncher:
 
 
 class _Process:
-    """One running worker, booted on one CSV file (through `table_file` when given)."""
+    """One running worker, booted with `boot`."""
 
-    def __init__(
-        self,
-        proc: subprocess.Popen[bytes],
-        dataset: str,
-        csv_path: Path,
-        limits: QueryLimits,
-        work_dir: Path,
-        table_file: Path | None,
-    ) -> None:
-        self._limits = limits
+    def __init__(self, proc: subprocess.Popen[bytes], boot: Boot) -> None:
+        self._limits = boot.limits
         self._proc = proc
         self._buffer = b""
-        boot = {
-            "dataset": dataset,
-            "csv_path": str(csv_path),
-            "table_file": str(table_file) if table_file else None,
-            "work_dir": str(work_dir),
-            "limits": limits.to_dict(),
-            # The paths of the function's side, which answers must not carry: its code folder and interpreter.
-            "host_paths": [os.getcwd(), sys.prefix, str(_PACKAGE_ROOT)],
-        }
         try:
             reply = self.exchange(boot, _BOOT_TIMEOUT_SECONDS)
         except WorkerGone:
             raise DataUnavailable(
-                f"データセット「{dataset}」を読み込めません（読み込み処理が異常終了しました）。"
+                f"データセット「{boot.table.file_name}」を読み込めません（読み込み処理が異常終了しました）。"
             ) from None
-        if "error" in reply:
+        if not isinstance(reply, Ready):
             self.stop()
-            raise _ERRORS.get(reply["error"]["kind"], DataUnavailable)(reply["error"]["message"])
+            raise reply.error() if isinstance(reply, Failure) else DataUnavailable("想定外の応答です。")
 
     @property
     def alive(self) -> bool:
         return self._proc.poll() is None
 
-    def exchange(self, message: dict[str, Any], timeout: float) -> dict[str, Any]:
+    @property
+    def pid(self) -> int:
+        return self._proc.pid
+
+    def exchange(self, message: Request, timeout: float) -> Reply:
         """Send one message and wait for its reply; kill the worker if it overruns time or memory."""
         assert self._proc.stdin is not None
         try:
-            self._proc.stdin.write(json.dumps(message, ensure_ascii=False).encode() + b"\n")
+            self._proc.stdin.write(encode(message).encode() + b"\n")
             self._proc.stdin.flush()
         except (BrokenPipeError, OSError):
             self.stop()
             raise WorkerGone("exited") from None
         return self._receive(time.monotonic() + timeout)
 
-    def _receive(self, deadline: float) -> dict[str, Any]:
+    def _receive(self, deadline: float) -> Reply:
         assert self._proc.stdout is not None
         fd = self._proc.stdout.fileno()
         while b"\n" not in self._buffer:
@@ -150,8 +139,7 @@ class _Process:
                 self.stop()
                 raise WorkerGone("memory")
         line, _, self._buffer = self._buffer.partition(b"\n")
-        reply: dict[str, Any] = json.loads(line)
-        return reply
+        return decode_reply(line)
 
     def _rss_bytes(self) -> int:
         try:
@@ -165,55 +153,69 @@ class _Process:
 
 
 class QueryWorker:
-    """Runs queries for one version of one dataset in a supervised worker process.
+    """Runs queries for one version of one table in a supervised worker process.
 
-    The worker boots on `csv_path` when this object is created (raising DataUnavailable if the file is unusable)
-    and is restarted from the same file whenever it had to be killed. With `table_file`, the first worker
-    converts the CSV into that DuckDB file and every worker serves from it; closing deletes it.
+    The worker boots when this object is created (raising DataUnavailable if the data is unusable) and is
+    restarted from the same files whenever it had to be killed. It serves `database`, a DuckDB file, when that
+    exists (a prepared file); otherwise it loads `csv_path`, into `database` when given (the first worker converts
+    the CSV and every successor reopens the file, which closing then deletes), else into memory.
     """
 
     def __init__(
         self,
-        dataset: str,
-        csv_path: Path,
+        table: TableSpec,
         limits: QueryLimits,
         work_dir: Path,
-        table_file: Path | None = None,
+        *,
+        csv_path: Path | None = None,
+        database: Path | None = None,
         launcher: WorkerLauncher | None = None,
     ) -> None:
-        self.dataset = dataset
-        self.csv_path = csv_path
         self.limits = limits
-        self.work_dir = work_dir
-        self.table_file = table_file
         self.restarts = 0
+        self._boot = Boot(
+            table=table.table_spec(),
+            limits=limits,
+            work_dir=str(work_dir),
+            csv_path=str(csv_path) if csv_path else None,
+            database=str(database) if database else None,
+            # The paths of the function's side, which answers must not carry: its code folder and interpreter.
+            host_paths=(os.getcwd(), sys.prefix, str(_PACKAGE_ROOT)),
+        )
+        self._made_file = database if csv_path is not None else None
         self._launcher = launcher or WorkerLauncher(work_dir, limits.vcpus)
         self._process: _Process | None = None
         try:
             self._process = self._start()
         except DataUnavailable:
-            self._remove_table_file()
+            self._remove_made_file()
             raise
+
+    @property
+    def pid(self) -> int | None:
+        """The running worker's process id (None between a kill and the next query's restart)."""
+        return self._process.pid if self._process is not None and self._process.alive else None
 
     def query(self, sql: str) -> QueryResult:
         process = self._running_process()
         try:
-            reply = process.exchange({"sql": sql}, self.limits.timeout_seconds)
+            reply = process.exchange(Query(sql), self.limits.timeout_seconds)
         except WorkerGone as gone:
             raise QueryAborted(self._abort_message(str(gone))) from None
-        if "error" in reply:
-            raise _ERRORS.get(reply["error"]["kind"], QueryFailed)(reply["error"]["message"])
-        return QueryResult(reply["columns"], reply["rows"], reply["truncated"])
+        if isinstance(reply, Failure):
+            raise reply.error()
+        if not isinstance(reply, Rows):
+            raise QueryAborted(self._abort_message("exited"))
+        return QueryResult(reply.columns, reply.rows, reply.truncated)
 
     def close(self) -> None:
         if self._process is not None:
             self._process.stop()
             self._process = None
-        self._remove_table_file()
+        self._remove_made_file()
 
     def _start(self) -> _Process:
-        proc = self._launcher.take()
-        return _Process(proc, self.dataset, self.csv_path, self.limits, self.work_dir, self.table_file)
+        return _Process(self._launcher.take(), self._boot)
 
     def _running_process(self) -> _Process:
         if self._process is None or not self._process.alive:
@@ -221,10 +223,10 @@ class QueryWorker:
             self._process = self._start()
         return self._process
 
-    def _remove_table_file(self) -> None:
-        """The file and whatever its writer left beside it (a partial file, a write-ahead log)."""
-        if self.table_file is not None:
-            for path in self.table_file.parent.glob(glob.escape(self.table_file.name) + "*"):
+    def _remove_made_file(self) -> None:
+        """The file made from the CSV and whatever its writer left beside it (a partial file, a write-ahead log)."""
+        if self._made_file is not None:
+            for path in self._made_file.parent.glob(glob.escape(self._made_file.name) + "*"):
                 path.unlink(missing_ok=True)
 
     def _abort_message(self, reason: str) -> str:

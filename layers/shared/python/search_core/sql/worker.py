@@ -8,22 +8,20 @@ line, so a worker started ahead of its data does that while the parent is still 
 
 from __future__ import annotations
 
-import json
 import os
 import resource
 import sys
 import traceback
 from functools import cached_property
 from pathlib import Path
-from typing import IO, Any
+from typing import IO
 
-from search_core.datasets.loading import load_dataset, write_dataset_file
-from search_core.datasets.registry import SQL_DATASETS
-from search_core.errors import QueryAborted, SearchError
+from search_core.errors import DataUnavailable, QueryAborted, QueryFailed, QueryRejected, SearchError
 from search_core.scrub import HostPathNet
 from search_core.sql.execute import run_query
-from search_core.sql.limits import QueryLimits
+from search_core.sql.loading import load_dataset, write_dataset_file
 from search_core.sql.policy import QueryPolicy
+from search_core.sql.protocol import Boot, Failure, Query, Ready, Reply, Rows, decode_request, encode
 from search_core.sql.sandbox import connect_bounded, open_sandbox
 
 _LEAK_MESSAGE = "結果またはエラーにサーバー内部のパスが含まれるため返せません。データの列だけを選んでください。"
@@ -33,81 +31,84 @@ def main() -> None:
     requests = sys.stdin.buffer
     replies = os.fdopen(os.dup(1), "wb")
     os.dup2(2, 1)  # anything else printed goes to the log, never into the reply channel
-    boot = json.loads(requests.readline())
-    _limit_address_space(boot["limits"]["worker_address_space_mb"])
+    boot = decode_request(requests.readline())
+    assert isinstance(boot, Boot), "the first message is the boot"
+    _limit_address_space(boot.limits.worker_address_space_mb)
     session = _open_session(boot, replies)
     if session is None:
         return
     for line in requests:
+        query = decode_request(line)
+        assert isinstance(query, Query), "after the boot, only queries"
         try:
-            reply = session.safe_answer(json.loads(line)["sql"])
+            reply = session.safe_answer(query.sql)
         except MemoryError:
             # Python's own heap is exhausted under the address-space cap, and would stay so for the next queries:
             # say why, then exit, so that the parent starts a fresh worker for the next one.
-            _send(replies, _error_reply(QueryAborted(session.limits.memory_message)))
+            _send(replies, Failure.of(QueryAborted(session.limits.memory_message)))
             return
         _write_line(replies, reply)
 
 
 class _Session:
-    def __init__(self, boot: dict[str, Any]) -> None:
-        self.spec = SQL_DATASETS[boot["dataset"]]
-        self.limits = QueryLimits(**boot["limits"])
-        csv_path, work_dir = Path(boot["csv_path"]), Path(boot["work_dir"])
-        self.host_paths = HostPathNet([*boot["host_paths"], str(work_dir), str(csv_path)])
-        if boot.get("table_file") is None:
-            self.con = open_sandbox(self.limits, work_dir, lambda c: load_dataset(c, self.spec, csv_path))
+    def __init__(self, boot: Boot) -> None:
+        self.table = boot.table
+        self.limits = boot.limits
+        work_dir = Path(boot.work_dir)
+        data_paths = [p for p in (boot.csv_path, boot.database) if p]
+        self.host_paths = HostPathNet([*boot.host_paths, str(work_dir), *data_paths])
+        database = Path(boot.database) if boot.database else None
+        if database is None:
+            assert boot.csv_path is not None
+            csv_path = Path(boot.csv_path)
+            self.con = open_sandbox(self.limits, work_dir, lambda c: load_dataset(c, self.table, csv_path))
             return
-        table_file = Path(boot["table_file"])
-        if not table_file.exists():  # a restarted worker reopens the file its predecessor wrote
-            write_dataset_file(self.spec, csv_path, table_file, lambda db: connect_bounded(self.limits, work_dir, db))
-        self.con = open_sandbox(self.limits, work_dir, database=table_file)
+        if not database.exists():  # made from the CSV once; a restarted worker reopens it
+            if boot.csv_path is None:
+                raise DataUnavailable(f"データセット「{self.table.file_name}」のファイルが見つかりません。")
+            write_dataset_file(
+                self.table, Path(boot.csv_path), database, lambda db: connect_bounded(self.limits, work_dir, db)
+            )
+        self.con = open_sandbox(self.limits, work_dir, database=database)
 
     @cached_property
     def policy(self) -> QueryPolicy:
-        return QueryPolicy.for_connection(self.con, self.spec.table, self.spec.table_names)
+        return QueryPolicy.for_connection(self.con, self.table.table, self.table.table_names)
 
     def safe_answer(self, sql: str) -> str:
         """The answer as its JSON line, unless it carries one of this run's paths in any encoding (the net under
         the guard); serialised once, for the check and the reply alike."""
-        reply = _serialised(self.answer(sql))
+        reply = encode(self.answer(sql))
         if self.host_paths.catches(reply, known=sql):
             print("refused a reply that carried a host path", file=sys.stderr)
-            return _serialised({"error": {"kind": "QueryRejected", "message": _LEAK_MESSAGE}})
+            return encode(Failure.of(QueryRejected(_LEAK_MESSAGE)))
         return reply
 
-    def answer(self, sql: str) -> dict[str, Any]:
+    def answer(self, sql: str) -> Reply:
         try:
             result = run_query(self.con, sql, self.policy, self.limits)
         except SearchError as error:
-            return _error_reply(error)
+            return Failure.of(error)
         except MemoryError:
             raise
         except Exception:
             traceback.print_exc()
-            return {"error": {"kind": "QueryFailed", "message": "クエリの実行中に内部エラーが起きました。"}}
-        return {"columns": result.columns, "rows": result.rows, "truncated": result.truncated}
+            return Failure.of(QueryFailed("クエリの実行中に内部エラーが起きました。"))
+        return Rows(result.columns, result.rows, result.truncated)
 
 
-def _open_session(boot: dict[str, Any], replies: IO[bytes]) -> _Session | None:
+def _open_session(boot: Boot, replies: IO[bytes]) -> _Session | None:
     try:
         session = _Session(boot)
     except SearchError as error:
-        _send(replies, _error_reply(error))
+        _send(replies, Failure.of(error))
         return None
     except Exception:
         traceback.print_exc()
-        _send(
-            replies,
-            {"error": {"kind": "DataUnavailable", "message": f"データセット「{boot['dataset']}」を読み込めません。"}},
-        )
+        _send(replies, Failure.of(DataUnavailable(f"データセット「{boot.table.file_name}」を読み込めません。")))
         return None
-    _send(replies, {"ready": True})
+    _send(replies, Ready())
     return session
-
-
-def _error_reply(error: SearchError) -> dict[str, Any]:
-    return {"error": {"kind": type(error).__name__, "message": error.message}}
 
 
 def _limit_address_space(megabytes: int) -> None:
@@ -116,13 +117,8 @@ def _limit_address_space(megabytes: int) -> None:
     resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
 
 
-def _send(replies: IO[bytes], message: dict[str, Any]) -> None:
-    _write_line(replies, _serialised(message))
-
-
-def _serialised(message: dict[str, Any]) -> str:
-    # JSON escapes newlines inside strings, so every reply is exactly one line.
-    return json.dumps(message, ensure_ascii=False)
+def _send(replies: IO[bytes], message: Reply) -> None:
+    _write_line(replies, encode(message))
 
 
 def _write_line(replies: IO[bytes], line: str) -> None:

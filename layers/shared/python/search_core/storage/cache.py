@@ -16,8 +16,11 @@ from search_core.storage.source import DataSource
 
 @dataclass(frozen=True)
 class LocalCopy:
+    """A downloaded (or local) version of a dataset; `prepared` when it is the prepared form, not the source."""
+
     path: Path
     version: str
+    prepared: bool = False
 
     def derived_file(self, folder: Path, stem: str) -> Path:
         """Where a DuckDB file made from this version goes: one per version, named after a hash of it.
@@ -28,11 +31,36 @@ class LocalCopy:
         return folder / f"{stem}-{hashlib.sha256(self.version.encode()).hexdigest()[:16]}.duckdb"
 
 
+@dataclass(frozen=True)
+class PreparedForm:
+    """A prepared copy of an S3 object published beside it, at its key plus `suffix`, with S3 metadata naming the
+    ETag of the object it was made from (`source-etag`) and `fingerprint` (what else it depends on).
+
+    >>> PreparedForm(".duckdb", "f00d").accepts('"e1"', {"source-etag": '"e1"', "fingerprint": "f00d"})
+    True
+    """
+
+    suffix: str
+    fingerprint: str
+
+    def key(self, source_key: str) -> str:
+        return source_key + self.suffix
+
+    def metadata(self, source_etag: str) -> dict[str, str]:
+        """What the publisher writes on the prepared object."""
+        return {"source-etag": source_etag, "fingerprint": self.fingerprint}
+
+    def accepts(self, source_etag: str, metadata: dict[str, str]) -> bool:
+        return metadata == self.metadata(source_etag)
+
+
 class DatasetCopy:
     """Serves the newest copy it could get: a failed refresh logs and keeps the copy it has.
 
     Between checks the warm path makes no call at all; a check costs one HEAD request for S3 (one stat for a
-    local file), and only a changed ETag downloads the object again.
+    local file), and only a changed ETag downloads the object again. With a `prepared` form, the check HEADs both
+    objects and the prepared one is downloaded when it was made from the source as it is now; otherwise (missing,
+    stale, or made for another spec or DuckDB release) the source itself.
     """
 
     def __init__(
@@ -41,10 +69,12 @@ class DatasetCopy:
         cache_dir: Path,
         refresh_interval: float,
         clock: Callable[[], float] = time.monotonic,
+        prepared: PreparedForm | None = None,
     ) -> None:
         self.source = source
         self.cache_dir = cache_dir
         self.refresh_interval = refresh_interval
+        self.prepared = prepared
         self._clock = clock
         self._copy: LocalCopy | None = None
         self._checked_at = float("-inf")
@@ -79,18 +109,48 @@ class DatasetCopy:
     def _fetch(self) -> LocalCopy:
         if self.source.path is not None:
             return self._stat_local(self.source.path)
-        assert self.source.bucket is not None and self.source.key is not None
+        started = time.perf_counter()
+        fetched = self._fetch_chosen(self.prepared) if self.prepared is not None else self._fetch_source()
+        if fetched is not self._copy:  # the checks and the download, not a check that found nothing new
+            elapsed = (time.perf_counter() - started) * 1000
+            metrics.add_metric(name="DataFetchTime", unit="Milliseconds", value=elapsed)
+        return fetched
+
+    def _fetch_source(self) -> LocalCopy:
+        bucket, key = self._location()
         if self._copy is not None:
-            etag = s3.head_etag(self.source.bucket, self.source.key, self.source.file_name)
+            etag = s3.head_etag(bucket, key, self.source.file_name)
             if etag == self._copy.version:
                 return self._copy
+        return self._download(key, None, ".csv", prepared=False)
+
+    def _fetch_chosen(self, prepared: PreparedForm) -> LocalCopy:
+        """The prepared object if it matches the source as it is now, else the source."""
+        bucket, key = self._location()
+        source_etag = s3.head(bucket, key, self.source.file_name).etag
+        found = s3.head_if_present(bucket, prepared.key(key), self.source.file_name)
+        if found is not None and prepared.accepts(source_etag, found.metadata):
+            version, chosen = f"prepared {found.etag}", (prepared.key(key), found.etag, ".duckdb", True)
+        else:
+            version, chosen = source_etag, (key, source_etag, ".csv", False)
+            if found is not None:
+                logger.warning("prepared object is stale or for another spec; serving the source",
+                               dataset=self.source.file_name)  # fmt: skip
+        if self._copy is not None and self._copy.version == version:
+            return self._copy
+        return self._download(*chosen)
+
+    def _download(self, key: str, etag: str | None, suffix: str, prepared: bool) -> LocalCopy:
+        bucket, _ = self._location()
         self.cache_dir.mkdir(parents=True, exist_ok=True)
-        destination = self.cache_dir / f"{self._stem()}-{time.time_ns()}.csv"
-        started = time.perf_counter()
-        etag = s3.download(self.source.bucket, self.source.key, destination, self.source.file_name)
-        metrics.add_metric(name="DataFetchTime", unit="Milliseconds", value=(time.perf_counter() - started) * 1000)
-        logger.info("dataset downloaded", dataset=self.source.file_name, version=etag)
-        return LocalCopy(destination, etag)
+        destination = self.cache_dir / f"{self._stem()}-{time.time_ns()}{suffix}"
+        got = s3.download(bucket, key, destination, self.source.file_name, if_match=etag)
+        logger.info("dataset downloaded", dataset=self.source.file_name, version=got, prepared=prepared)
+        return LocalCopy(destination, f"prepared {got}" if prepared else got, prepared)
+
+    def _location(self) -> tuple[str, str]:
+        assert self.source.bucket is not None and self.source.key is not None
+        return self.source.bucket, self.source.key
 
     def _stat_local(self, path: Path) -> LocalCopy:
         try:

@@ -9,7 +9,7 @@ from typing import Generic, TypeVar
 from search_core.errors import DataUnavailable
 from search_core.observability import logger, metrics
 from search_core.settings import Settings
-from search_core.storage.cache import DatasetCopy, LocalCopy
+from search_core.storage.cache import DatasetCopy, LocalCopy, PreparedForm
 from search_core.storage.source import resolve_source
 
 Loaded = TypeVar("Loaded")
@@ -28,12 +28,14 @@ class LiveDataset(Generic[Loaded]):
         settings: Settings,
         open_version: Callable[[LocalCopy], Loaded],
         close_version: Callable[[Loaded], None],
+        prepared: PreparedForm | None = None,
     ) -> None:
         self.name = name
         self.file_name = file_name
         self.settings = settings
         self._open = open_version
         self._close = close_version
+        self._prepared = prepared
         self._copy: DatasetCopy | None = None
         self._served: tuple[LocalCopy, Loaded] | None = None
         self._failed_version: str | None = None
@@ -72,5 +74,7 @@ class LiveDataset(Generic[Loaded]):
     def _dataset_copy(self) -> DatasetCopy:
         if self._copy is None:
             source = resolve_source(self.name, self.file_name, self.settings)
-            self._copy = DatasetCopy(source, self.settings.cache_dir, self.settings.refresh_interval_seconds)
+            self._copy = DatasetCopy(
+                source, self.settings.cache_dir, self.settings.refresh_interval_seconds, prepared=self._prepared
+            )
         return self._copy

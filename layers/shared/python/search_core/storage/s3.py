@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
 from typing import Any
@@ -20,19 +21,52 @@ def _client() -> Any:
     return boto3.client("s3", config=Config(retries={"max_attempts": 3, "mode": "standard"}, connect_timeout=5))
 
 
+_ABSENT = frozenset({"NoSuchKey", "404", "NotFound", "AccessDenied", "403"})
+
+
+@dataclass(frozen=True)
+class ObjectHead:
+    etag: str
+    metadata: dict[str, str]
+
+
 def head_etag(bucket: str, key: str, file_name: str) -> str:
     """The object's current ETag (one cheap request, no body)."""
+    return head(bucket, key, file_name).etag
+
+
+def head(bucket: str, key: str, file_name: str) -> ObjectHead:
+    """The object's current ETag and user metadata (keys in lower case, as S3 keeps them)."""
+    found = _head(bucket, key, file_name, absent_is_none=False)
+    assert found is not None
+    return found
+
+
+def head_if_present(bucket: str, key: str, file_name: str) -> ObjectHead | None:
+    """Like `head`, but None for an object that is not there. Without s3:ListBucket, S3 answers a missing key
+    with 403, so a denied one counts as absent too; any other failure raises."""
+    return _head(bucket, key, file_name, absent_is_none=True)
+
+
+def _head(bucket: str, key: str, file_name: str, absent_is_none: bool) -> ObjectHead | None:
     try:
-        return str(_client().head_object(Bucket=bucket, Key=key)["ETag"])
+        response = _client().head_object(Bucket=bucket, Key=key)
     except Exception as error:
+        if absent_is_none and _error_code(error) in _ABSENT:
+            return None
         raise DataUnavailable(_describe(error, file_name)) from None
+    return ObjectHead(str(response["ETag"]), {k.lower(): str(v) for k, v in response.get("Metadata", {}).items()})
 
 
-def download(bucket: str, key: str, destination: Path, file_name: str) -> str:
-    """Stream the object to `destination` (complete or not at all) and return the ETag of what was written."""
+def download(bucket: str, key: str, destination: Path, file_name: str, if_match: str | None = None) -> str:
+    """Stream the object to `destination` (complete or not at all) and return the ETag of what was written.
+
+    With `if_match`, only that version is accepted: one replaced since it was chosen fails instead.
+    """
     partial = destination.with_suffix(destination.suffix + ".part")
     try:
-        response = _client().get_object(Bucket=bucket, Key=key)
+        conditions = {"IfMatch": if_match} if if_match else {}
+        response = _client().get_object(Bucket=bucket, Key=key, **conditions)
         with partial.open("wb") as out:
             for chunk in response["Body"].iter_chunks(_CHUNK_BYTES):
                 out.write(chunk)
@@ -49,6 +83,13 @@ def download(bucket: str, key: str, destination: Path, file_name: str) -> str:
         raise DataUnavailable(_describe(error, file_name)) from None
 
 
+def upload(bucket: str, key: str, source: Path, metadata: dict[str, str] | None = None) -> str:
+    """Upload `source` (in parts when large) with user `metadata`; return the new object's ETag. For publishing
+    tools: raises botocore's errors as they are, with their full detail for the operator."""
+    _client().upload_file(str(source), bucket, key, ExtraArgs={"Metadata": metadata} if metadata else None)
+    return str(_client().head_object(Bucket=bucket, Key=key)["ETag"])
+
+
 def _describe(error: Exception, file_name: str) -> str:
     code = _error_code(error)
     reason = {
@@ -58,6 +99,8 @@ def _describe(error: Exception, file_name: str) -> str:
         "NoSuchBucket": "S3 バケットがありません",
         "AccessDenied": "S3 へのアクセスが拒否されました",
         "403": "S3 へのアクセスが拒否されました",
+        "PreconditionFailed": "取得中に S3 のオブジェクトが更新されました",
+        "412": "取得中に S3 のオブジェクトが更新されました",
     }.get(code, f"S3 から取得できません（{code}）")
     return f"データセット「{file_name}」を読み込めません: {reason}。時間をおいて再試行してください。"
 

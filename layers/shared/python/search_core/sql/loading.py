@@ -8,17 +8,17 @@ from pathlib import Path
 
 import duckdb
 
-from search_core.datasets.spec import DatasetSpec
 from search_core.errors import DataUnavailable
 from search_core.scrub import scrub_paths
 from search_core.sql.quoting import quote_identifier
+from search_core.sql.table import TableSpec
 
 # Explicit dialect: every field is TEXT as in the file; quotes, commas and newlines inside quoted fields,
 # CRLF line ends and a UTF-8 byte order mark are all handled by DuckDB's reader with these options.
 _READ_CSV = "read_csv($path, header = true, all_varchar = true, delim = ',', quote = '\"', escape = '\"')"
 
 
-def load_dataset(con: duckdb.DuckDBPyConnection, spec: DatasetSpec, csv_path: Path) -> None:
+def load_dataset(con: duckdb.DuckDBPyConnection, spec: TableSpec, csv_path: Path) -> None:
     """Create `spec.table` from `csv_path`; raise DataUnavailable naming the dataset when the file is unusable."""
     try:
         _check_header(con, spec, csv_path)
@@ -31,7 +31,7 @@ def load_dataset(con: duckdb.DuckDBPyConnection, spec: DatasetSpec, csv_path: Pa
 
 
 def write_dataset_file(
-    spec: DatasetSpec,
+    spec: TableSpec,
     csv_path: Path,
     destination: Path,
     connect: Callable[[Path], duckdb.DuckDBPyConnection],
@@ -54,7 +54,7 @@ def write_dataset_file(
     os.replace(partial, destination)
 
 
-def _check_header(con: duckdb.DuckDBPyConnection, spec: DatasetSpec, csv_path: Path) -> None:
+def _check_header(con: duckdb.DuckDBPyConnection, spec: TableSpec, csv_path: Path) -> None:
     found = [row[0] for row in con.execute(f"DESCRIBE SELECT * FROM {_READ_CSV}", {"path": str(csv_path)}).fetchall()]
     missing = [c.name for c in spec.csv_columns if c.name not in found]
     if missing:
@@ -64,13 +64,13 @@ def _check_header(con: duckdb.DuckDBPyConnection, spec: DatasetSpec, csv_path: P
         )
 
 
-def _select_columns(spec: DatasetSpec) -> str:
+def _select_columns(spec: TableSpec) -> str:
     stored = [quote_identifier(c.name) for c in spec.csv_columns]
     helpers = [f"{c.expression} AS {quote_identifier(c.name)}" for c in spec.helper_columns]
     return f"SELECT {', '.join(stored + helpers)} FROM {_READ_CSV}"
 
 
-def _create_aliases(con: duckdb.DuckDBPyConnection, spec: DatasetSpec) -> None:
+def _create_aliases(con: duckdb.DuckDBPyConnection, spec: TableSpec) -> None:
     """'events.csv', "events.csv" and events.csv all name the table, as the agent prompts in use write them."""
     table = quote_identifier(spec.table)
     stem, _, suffix = spec.file_name.partition(".")
@@ -79,7 +79,7 @@ def _create_aliases(con: duckdb.DuckDBPyConnection, spec: DatasetSpec) -> None:
     con.execute(f"CREATE VIEW {quote_identifier(stem)}.{quote_identifier(suffix)} AS SELECT * FROM main.{table}")
 
 
-def _describe_load_error(spec: DatasetSpec, error: duckdb.Error) -> str:
+def _describe_load_error(spec: TableSpec, error: duckdb.Error) -> str:
     text = str(error)
     if "invalid unicode" in text.lower():
         return f"データセット「{spec.file_name}」は UTF-8 のテキストではないため読み込めません。"

@@ -1,4 +1,4 @@
-"""The SQL attack corpus (sql.jsonl beside this file) and how a response is classified against it."""
+"""The SQL attack corpus (tests/attacks/sql.jsonl) and how a response is classified against it."""
 
 from __future__ import annotations
 
@@ -7,17 +7,19 @@ from pathlib import Path
 from types import ModuleType
 from typing import Any
 
-from scripts.local_lambda import LambdaContext, body_of, load_event
+from tooling.local import ROOT, LambdaContext, body_of, sql_event
+
+from search_core.catalogue import ACTION_GROUPS
 
 CORPUS: list[dict[str, Any]] = [
-    json.loads(line) for line in (Path(__file__).parent / "sql.jsonl").open(encoding="utf-8") if line.strip()
+    json.loads(line) for line in (ROOT / "tests" / "attacks" / "sql.jsonl").open(encoding="utf-8") if line.strip()
 ]
-# What {table}, {file} and {column} stand for in each SQL function.
+# What {table}, {file} and {column} stand for in each SQL function of the catalogue.
 TARGETS = {
-    "search_events": {"table": "events", "file": "events.csv", "column": "event_name"},
-    "search_stores": {"table": "stores", "file": "stores.csv", "column": "store_name"},
+    group.name: {"table": group.spec.table, "file": group.spec.file_name, "column": group.spec.columns[0].name}
+    for group in ACTION_GROUPS.values()
+    if group.spec is not None
 }
-_BASE_EVENTS = {"search_events": "search_events/free_events.json", "search_stores": "search_stores/opening_hours.json"}
 _ABORTED = ("中断しました", "強制終了しました", "異常終了しました")
 
 
@@ -39,9 +41,7 @@ def sql_of(case: dict[str, Any], name: str, places: dict[str, Any]) -> str:
 
 def ask(function: ModuleType, name: str, sql: str) -> dict[str, Any]:
     """Send `sql` to a loaded SQL function in a real Bedrock event."""
-    event = load_event(_BASE_EVENTS[name])
-    event["requestBody"]["content"]["application/json"]["properties"][0]["value"] = sql
-    response: dict[str, Any] = function.lambda_handler(event, LambdaContext())
+    response: dict[str, Any] = function.lambda_handler(sql_event(name, sql), LambdaContext())
     return response
 
 

@@ -10,19 +10,13 @@ import json
 import os
 import sys
 from dataclasses import dataclass
-from pathlib import Path
 from types import ModuleType
 from typing import Any
 
-ROOT = Path(__file__).resolve().parents[1]
-LAYER = ROOT / "layers" / "shared" / "python"
-EVENTS_DIR = ROOT / "events"
-DATA_DIR = ROOT / "data"
+from tooling import DATA_DIR, LAYER, ROOT
 
-if str(LAYER) not in sys.path:
-    sys.path.insert(0, str(LAYER))
-# Locally, a dataset with no URI is the repository's sample (the layer never looks for it beside itself).
-os.environ.setdefault("SAMPLE_DATA_DIR", str(DATA_DIR))
+__all__ = ["DATA_DIR", "LAYER", "ROOT"]
+EVENTS_DIR = ROOT / "events"
 
 
 @dataclass
@@ -51,8 +45,7 @@ def import_function(name: str, module_name: str | None = None) -> ModuleType:
 
 def close_function(module: ModuleType) -> None:
     """Stop what a function module holds open (a worker process, a database connection) and forget the module."""
-    service = getattr(module, "search", None) or module.cases
-    service.close()
+    module.function.close()
     sys.modules.pop(module.__name__, None)
 
 
@@ -85,3 +78,23 @@ def load_event(name: str) -> dict[str, Any]:
 
 def body_of(response: dict[str, Any]) -> Any:
     return json.loads(response["response"]["responseBody"]["application/json"]["body"])
+
+
+def status_of(response: dict[str, Any]) -> int:
+    status: int = response["response"]["httpStatusCode"]
+    return status
+
+
+def sql_event(group: str, sql: str) -> dict[str, Any]:
+    """A real Bedrock event (events/search_events/free_events.json) sent to SQL action group `group` with `sql`.
+
+    Only the action group, the path and the query differ, so every dataset in the catalogue has events.
+    """
+    from search_core.catalogue import ACTION_GROUPS
+
+    spec = ACTION_GROUPS[group].spec
+    assert spec is not None, f"{group} is not a SQL action group"
+    event = load_event("search_events/free_events.json")
+    event.update(actionGroup=group, apiPath=f"/{spec.name}/search")
+    event["requestBody"]["content"]["application/json"]["properties"][0]["value"] = sql
+    return event
