@@ -22,6 +22,7 @@ from tooling.local import (
     sql_event,
     status_of,
 )
+from tooling.publish import publish_catalogue
 
 os.environ.setdefault("POWERTOOLS_TRACE_DISABLED", "1")
 os.environ.setdefault("POWERTOOLS_METRICS_NAMESPACE", "BedrockAgentSearchTests")
@@ -124,6 +125,22 @@ def aws(monkeypatch: pytest.MonkeyPatch) -> Iterator[Any]:
     with mock_aws():
         s3_storage._client.cache_clear()
         yield boto3.client("s3", region_name="ap-northeast-1")
+    s3_storage._client.cache_clear()
+
+
+@contextmanager
+def published_samples(bucket: str = "published-samples") -> Iterator[dict[str, str]]:
+    """For module-scoped fixtures: in-process moto S3 holding every dataset published as `make upload-data` does
+    (each CSV with its prepared DuckDB file); yields the variables that point the functions at it."""
+    with pytest.MonkeyPatch.context() as patch, mock_aws():
+        patch.setenv("AWS_DEFAULT_REGION", "ap-northeast-1")
+        patch.delenv("AWS_ENDPOINT_URL_S3", raising=False)
+        s3_storage._client.cache_clear()
+        boto3.client("s3").create_bucket(
+            Bucket=bucket, CreateBucketConfiguration={"LocationConstraint": "ap-northeast-1"}
+        )
+        list(publish_catalogue(bucket))
+        yield {g.data_variable: f"s3://{bucket}/{g.default_key}" for g in ACTION_GROUPS.values()}
     s3_storage._client.cache_clear()
 
 

@@ -7,6 +7,7 @@ time or memory), ok (answered), error (refused either way) or any (any well-form
 
 from __future__ import annotations
 
+import contextlib
 import json
 import secrets
 from collections.abc import Iterator
@@ -17,7 +18,7 @@ import pytest
 from tooling.attacks import CORPUS, TARGETS, ask, matches, outcome, plant_canaries, sql_of
 
 from search_core.responses import BUDGET_BYTES, response_bytes
-from tests.conftest import body_of, sample_functions
+from tests.conftest import body_of, published_samples, sample_functions
 
 SECRET = f"canary-secret-{secrets.token_hex(8)}"
 REPOSITORY = Path(__file__).resolve().parents[2]
@@ -31,29 +32,35 @@ def canary_file(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return path
 
 
-@pytest.fixture(scope="module")
-def cache_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    return tmp_path_factory.mktemp("cache")
-
-
-@pytest.fixture(scope="module")
-def functions(cache_dir: Path) -> Iterator[dict[str, ModuleType]]:
-    with sample_functions(
-        TARGETS,
-        "attacks",
-        cache_dir,
-        QUERY_TIMEOUT_SECONDS="1",
-        AWS_LAMBDA_FUNCTION_MEMORY_SIZE="1024",
-        AWS_SECRET_ACCESS_KEY=SECRET,
-        CANARY_SECRET=SECRET,
-    ) as loaded:
-        yield loaded
+@pytest.fixture(scope="module", params=["sample CSV", "published"])
+def served(
+    request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory
+) -> Iterator[tuple[dict[str, ModuleType], Path, bool]]:
+    """Each SQL function and its cache folder: on the sample CSV held in memory, or on data published as
+    `make upload-data` publishes it, served from the prepared DuckDB file the worker opens."""
+    cache_dir = tmp_path_factory.mktemp("cache")
+    with contextlib.ExitStack() as stack:
+        data = stack.enter_context(published_samples()) if request.param == "published" else {}
+        loaded = stack.enter_context(
+            sample_functions(
+                TARGETS,
+                f"attacks_{len(data)}",
+                cache_dir,
+                QUERY_TIMEOUT_SECONDS="1",
+                AWS_LAMBDA_FUNCTION_MEMORY_SIZE="1024",
+                AWS_SECRET_ACCESS_KEY=SECRET,
+                CANARY_SECRET=SECRET,
+                **data,
+            )
+        )
+        yield loaded, cache_dir, bool(data)
 
 
 @pytest.mark.slow
 @pytest.mark.parametrize("name", TARGETS)
-def test_the_corpus(functions: dict[str, ModuleType], canary_file: Path, cache_dir: Path, name: str) -> None:
-    function, names = functions[name], TARGETS[name]
+def test_the_corpus(served: tuple[dict[str, ModuleType], Path, bool], canary_file: Path, name: str) -> None:
+    (functions, cache_dir, published), names = served, TARGETS[name]
+    function = functions[name]
     before = ask(function, name, f"SELECT count(*) AS n, sum(hash(COLUMNS(*))) AS h FROM {names['table']}")
     places = plant_canaries(canary_file, cache_dir, names["table"], FILE_SECRET)
     surprises = []
@@ -71,6 +78,7 @@ def test_the_corpus(functions: dict[str, ModuleType], canary_file: Path, cache_d
     assert surprises == [], "\n".join(map(str, surprises))
     after = ask(function, name, f"SELECT count(*) AS n, sum(hash(COLUMNS(*))) AS h FROM {names['table']}")
     assert body_of(after) == body_of(before), "data was changed"
+    assert any(cache_dir.glob(f"{names['table']}-*.duckdb")) == published  # the prepared file was what served
     for written in ("/tmp/stolen.csv", "/tmp/stolen.parquet", "/tmp/export", "/tmp/x.duckdb"):
         assert not Path(written).exists()
 

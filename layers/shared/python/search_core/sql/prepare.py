@@ -67,7 +67,7 @@ class Prepared:
 def validate_csv(table: TableSpec, csv_path: Path) -> Validation:
     """Every problem that would make the table wrong: missing columns, rows the CSV reader rejects (unterminated
     quotes, too many or too few fields, invalid UTF-8) and values that are not of their column's type (JSON, DATE,
-    numbers). Lines are the file's line numbers, the header being line 1.
+    numbers). Rows are numbered as records, the header being 1 (a quoted value spanning lines counts once).
 
     """
     header = _header(csv_path)
@@ -101,22 +101,27 @@ def _header(csv_path: Path) -> list[str]:
 
 
 def _read_lines(con: duckdb.DuckDBPyConnection, header: list[str], csv_path: Path) -> int:
-    """Load every row the reader accepts into `lines`, with its line number; the rest go to `reject_errors`."""
-    columns = {name: "VARCHAR" for name in header}
-    con.execute(
-        "CREATE TABLE lines AS SELECT row_number() OVER () AS line_index, * FROM read_csv($path, header = true, "
-        "auto_detect = false, columns = $columns, delim = ',', quote = '\"', escape = '\"', "
-        "store_rejects = true, ignore_errors = true)",
-        {"path": str(csv_path), "columns": columns},
-    )
+    """Load every row the reader accepts into `lines`, numbered in order; the rest go to `reject_errors`.
+
+    The reader first detects the line ends (a file may end its records in CRLF and hold bare LFs inside quoted
+    values); when a file is too broken for that, it reads with the header's columns as they are.
+    """
+    options = "header = true, delim = ',', quote = '\"', escape = '\"', store_rejects = true, ignore_errors = true"
+    read = "CREATE TABLE lines AS SELECT row_number() OVER () AS line_index, * FROM read_csv($path, {})"
+    try:
+        con.execute(read.format(f"{options}, all_varchar = true"), {"path": str(csv_path)})
+    except duckdb.InvalidInputException:
+        columns = {name: "VARCHAR" for name in header}
+        con.execute(read.format(f"{options}, auto_detect = false, columns = $columns"),
+                    {"path": str(csv_path), "columns": columns})  # fmt: skip
     count = con.execute("SELECT count(*) FROM lines").fetchone()
     return int(count[0]) if count else 0
 
 
 def _rejected_rows(con: duckdb.DuckDBPyConnection) -> list[Problem]:
     found = con.execute(
-        "SELECT error_type, count(*), list(line ORDER BY line)[1:$shown] FROM reject_errors GROUP BY error_type "
-        "ORDER BY min(line)",
+        "SELECT error_type, count(DISTINCT line), list(DISTINCT line ORDER BY line)[1:$shown] FROM reject_errors "
+        "GROUP BY error_type ORDER BY min(line)",
         {"shown": _LINES_SHOWN},
     ).fetchall()
     return [Problem(f"CSV として読めない行（{kind}）", None, tuple(lines), n) for kind, n, lines in found]
@@ -128,7 +133,7 @@ def _mistyped_values(con: duckdb.DuckDBPyConnection, table: TableSpec) -> list[P
         invalid = _invalid_value(column.type, quote_identifier(column.name))
         if invalid is None:
             continue
-        # A row's line is its index plus one (the header) while no row was rejected and no value spans lines.
+        # A row's record number is its index plus one (the header) while no row before it was rejected.
         count, lines = con.execute(
             f"SELECT count(*), list(line_index + 1 ORDER BY line_index)[1:$shown] FROM lines WHERE {invalid}",
             {"shown": _LINES_SHOWN},

@@ -75,6 +75,7 @@ class DatasetCopy:
         self.cache_dir = cache_dir
         self.refresh_interval = refresh_interval
         self.prepared = prepared
+        self._refused: set[str] = set()  # prepared versions that would not open: their source is served instead
         self._clock = clock
         self._copy: LocalCopy | None = None
         self._checked_at = float("-inf")
@@ -97,6 +98,11 @@ class DatasetCopy:
                 version=self._copy.version,
             )
         return self._copy
+
+    def refuse(self, copy: LocalCopy) -> None:
+        """Give up on a prepared copy that would not open, for good: the next `current()` fetches the source."""
+        self._refused.add(copy.version)
+        self._copy = None
 
     def prune(self, keep: LocalCopy) -> None:
         """Delete downloaded copies other than `keep` (never a local source file)."""
@@ -129,7 +135,8 @@ class DatasetCopy:
         bucket, key = self._location()
         source_etag = s3.head(bucket, key, self.source.file_name).etag
         found = s3.head_if_present(bucket, prepared.key(key), self.source.file_name)
-        if found is not None and prepared.accepts(source_etag, found.metadata):
+        usable = found is not None and f"prepared {found.etag}" not in self._refused
+        if found is not None and usable and prepared.accepts(source_etag, found.metadata):
             version, chosen = f"prepared {found.etag}", (prepared.key(key), found.etag, ".duckdb", True)
         else:
             version, chosen = source_etag, (key, source_etag, ".csv", False)

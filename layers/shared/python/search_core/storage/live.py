@@ -40,7 +40,9 @@ class LiveDataset(Generic[Loaded]):
         self._served: tuple[LocalCopy, Loaded] | None = None
         self._failed_version: str | None = None
 
-    def current(self) -> Loaded:
+    def current(self, fall_back: bool = True) -> Loaded:
+        """The loaded newest version. A prepared copy that will not open (damaged, or written by another DuckDB)
+        is given up for its source, so a bad prepared object never costs more than its CSV would."""
         latest = self._dataset_copy().current()
         if self._served is not None and latest.version in (self._served[0].version, self._failed_version):
             return self._served[1]
@@ -48,6 +50,11 @@ class LiveDataset(Generic[Loaded]):
         try:
             fresh = self._open(latest)
         except DataUnavailable as error:
+            if latest.prepared and fall_back:
+                logger.warning("prepared copy unusable; serving the source", dataset=self.file_name,
+                               reason=error.message)  # fmt: skip
+                self._dataset_copy().refuse(latest)
+                return self._source_instead()
             if self._served is None:
                 raise
             self._failed_version = latest.version
@@ -57,6 +64,14 @@ class LiveDataset(Generic[Loaded]):
         metrics.add_metric(name="DataLoadTime", unit="Milliseconds", value=(time.perf_counter() - started) * 1000)
         self._replace(latest, fresh)
         return fresh
+
+    def _source_instead(self) -> Loaded:
+        try:
+            return self.current(fall_back=False)
+        except DataUnavailable:
+            if self._served is None:
+                raise
+            return self._served[1]
 
     def close(self) -> None:
         if self._served is not None:
