@@ -11,6 +11,7 @@ import boto3
 import pytest
 from tooling.local import DATA_DIR, EVENTS_DIR, LambdaContext, close_function, import_function
 
+from search_core.catalogue import ACTION_GROUPS
 from search_core.responses import BUDGET_BYTES
 from tests.artefact.conftest import BUCKET, function_specs, running_function
 from tests.integration.test_handlers import first_rows_of_sample_events
@@ -56,6 +57,8 @@ def test_the_built_function_answers_every_event_as_the_code_does(
             assert response["response"]["httpStatusCode"] == expected[path.name], path.name
             body = response["response"]["responseBody"]["application/json"]["body"]
             assert "\\u" not in outcome.body.decode() or not any("\u3040" <= c <= "\u30ff" for c in body)
+        if ACTION_GROUPS[name].spec is not None:  # published by make upload-data: served from its prepared file
+            assert '"prepared":true' in api.log.read_text(encoding="utf-8")
 
 
 def test_a_new_version_of_the_data_is_served_without_a_restart(
