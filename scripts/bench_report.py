@@ -121,8 +121,8 @@ def bounds(runs: list[Run]) -> list[str]:
         "The last two are the price of the safety design: a query is authorised on the plan DuckDB will run, not on "
         "its text, and runs in a process that can be killed. A cold start spends "
         f"{cold['import_ms']:.0f} ms importing (Powertools and pydantic), {cold['fetch_ms']:.0f} ms fetching from S3 "
-        f"(mostly creating the boto3 client), {cold['load_ms']:.0f} ms loading (the CSV, and what is left of the "
-        f"worker's start after overlapping the download) and {cold['first_query_ms']:.0f} ms on the first query. "
+        f"(mostly creating the boto3 client), {cold['load_ms']:.0f} ms loading (the worker's start and opening the "
+        f"prepared file) and {cold['first_query_ms']:.0f} ms on the first query. "
         "On Lambda the layer's bytecode (see *Deployment size*) is what matters most.",
     ]
 
@@ -378,7 +378,8 @@ def report(sql: dict[str, Any], layer: dict[str, Any] | None, cases: str | None)
         "",
         "## Load format",
         "",
-        "How a worker holds the data, on the same CSV: loaded into memory, or converted once into a DuckDB file it "
+        "When a CSV is served without its prepared file (the fallback), how the worker holds it, on the same CSV: "
+        "loaded into memory, or converted once into a DuckDB file it "
         "opens read-only. *successor boot* is what the next call waits for when a runaway query got its worker "
         "killed. The function picks the file once the CSV reaches a quarter of DuckDB's memory limit (201 MB as "
         "deployed): below that the faster first boot wins; above it the file holds a fraction of the memory and a "
