@@ -44,7 +44,7 @@ from search_core.publish import publish
 from search_core.sql.client import QueryWorker
 from search_core.sql.execute import authorize, run_query
 from search_core.sql.limits import QueryLimits
-from search_core.sql.loading import load_dataset, write_dataset_file
+from search_core.sql.loading import attach_dataset_file, load_dataset, write_dataset_file
 from search_core.sql.policy import QueryPolicy
 from search_core.storage import s3
 
@@ -300,7 +300,8 @@ def warm(bench: Bench, csv_path: Path, uri: str, rows: int, repeat: int) -> list
 
 def direct_connection(bench: Bench, csv_path: Path, limits: QueryLimits) -> Any:
     """An open connection holding the data as the worker does from a published dataset (its prepared DuckDB file,
-    opened read-only), with its thread count and memory limit but none of its checks."""
+    attached read-only, with the spec's names and macros), with its thread count and memory limit but none of its
+    checks."""
     import duckdb
 
     config = {"threads": limits.threads, "memory_limit": f"{limits.duckdb_memory_mb}MB"}
@@ -308,7 +309,9 @@ def direct_connection(bench: Bench, csv_path: Path, limits: QueryLimits) -> Any:
     table_file.parent.mkdir(parents=True, exist_ok=True)
     table_file.unlink(missing_ok=True)
     write_dataset_file(bench.spec, csv_path, table_file, lambda db: duckdb.connect(str(db), config=config))
-    return duckdb.connect(str(table_file), read_only=True, config=config)
+    con = duckdb.connect(config=config)
+    attach_dataset_file(con, bench.spec, table_file)
+    return con
 
 
 def warm_repeat(rows: int, repeat: int) -> int:

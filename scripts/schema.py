@@ -27,9 +27,17 @@ def main() -> None:
             sys.exit(f"generated files are out of date ({', '.join(map(str, stale)) or template}): run `make schema`")
         return
     for path, text in derived_files().items():
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(text, encoding="utf-8")
-    template.write_text(rendered_template(), encoding="utf-8")
+        write_if_changed(path, text)
+    write_if_changed(template, rendered_template())
+
+
+def write_if_changed(path: Path, text: str) -> None:
+    """Write `path` and say so, unless it already holds `text`."""
+    if path.exists() and path.read_text(encoding="utf-8") == text:
+        return
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(text, encoding="utf-8")
+    print(f"wrote {path.relative_to(ROOT)}")
 
 
 if __name__ == "__main__":

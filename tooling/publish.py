@@ -4,33 +4,47 @@ prepared DuckDB file beside it, and the case-law database prepared."""
 from __future__ import annotations
 
 import tempfile
-from collections.abc import Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from pathlib import Path
 
 from tooling import DATA_DIR
 
 from search_core.cases.prepare import prepare
 from search_core.catalogue import ACTION_GROUPS, ActionGroup
-from search_core.publish import publish
+from search_core.publish import prepare_upload, upload
 from search_core.storage import s3
 
 
 def publish_catalogue(bucket: str, prefix: str = "data/", sources: Mapping[str, Path] | None = None) -> Iterator[str]:
     """Upload each dataset (from `sources[name]`, else the sample in data/) under `prefix`, the template's default
-    keys with prefix data/; yield a line per dataset saying what was uploaded."""
-    for group in ACTION_GROUPS.values():
-        source = (sources or {}).get(group.data) or DATA_DIR / group.data_file
-        key = prefix + (group.published_file or group.data_file)
-        yield _publish_group(group, source, bucket, key)
+    keys with prefix data/; yield a line per dataset saying what was uploaded.
 
-
-def _publish_group(group: ActionGroup, source: Path, bucket: str, key: str) -> str:
-    if group.spec is not None:
-        done = publish(group.spec, source, bucket, key)
-        return (f"{group.data}: {done.prepared.rows:,} rows checked; s3://{bucket}/{done.csv_key} and "
-                f"s3://{bucket}/{done.prepared_key} ({done.prepared.bytes:,} bytes)")  # fmt: skip
+    Every dataset is checked and prepared before anything is uploaded: a CSV that does not match its spec raises
+    InvalidData and leaves the bucket as it was.
+    """
     with tempfile.TemporaryDirectory() as work:
-        prepared = Path(work) / (group.published_file or group.data_file)
-        stats = prepare(source, prepared)
-        s3.upload(bucket, key, prepared)
-    return f"{group.data}: {stats.decisions:,} decisions prepared ({stats.skipped} skipped); s3://{bucket}/{key}"
+        uploads = [_prepare(group, (sources or {}).get(group.data), Path(work)) for group in ACTION_GROUPS.values()]
+        for upload_one in uploads:
+            yield upload_one(bucket, prefix)
+
+
+def _prepare(group: ActionGroup, source: Path | None, work: Path) -> Callable[[str, str], str]:
+    """Check and prepare `group`'s data now; return what uploads it and says what it did."""
+    source = source or DATA_DIR / group.data_file
+    if group.spec is not None:
+        ready = prepare_upload(group.spec, source, work)
+
+        def upload_table(bucket: str, prefix: str) -> str:
+            done = upload(ready, bucket, prefix + group.data_file)
+            return (f"{group.data}: {done.prepared.rows:,} rows checked; s3://{bucket}/{done.csv_key} and "
+                    f"s3://{bucket}/{done.prepared_key} ({done.prepared.bytes:,} bytes)")  # fmt: skip
+
+        return upload_table
+    published = group.published_file or group.data_file
+    stats = prepare(source, work / published)
+
+    def upload_cases(bucket: str, prefix: str) -> str:
+        s3.upload(bucket, prefix + published, work / published)
+        return f"{group.data}: {stats.decisions:,} decisions prepared ({stats.skipped} skipped); s3://{bucket}/{prefix}{published}"
+
+    return upload_cases

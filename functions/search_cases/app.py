@@ -13,6 +13,7 @@ from search_core.case_search import CaseSearch, CaseSearchResponse, CaseTextResp
 from search_core.responses import body_budget
 
 app = create_app()
+NOT_FOUND = "操作または判決が見つからない"
 cases = CaseSearch()
 
 
@@ -20,7 +21,7 @@ cases = CaseSearch()
     "/cases/search",
     description=spec.SEARCH_DESCRIPTION,
     operation_id="searchCases",
-    responses=responses(CaseSearchResponse),
+    responses=responses(CaseSearchResponse, NOT_FOUND),
 )
 def search_cases(
     keywords: Annotated[
@@ -38,7 +39,10 @@ def search_cases(
 
 
 @app.get(
-    "/cases/text", description=spec.TEXT_DESCRIPTION, operation_id="readCaseText", responses=responses(CaseTextResponse)
+    "/cases/text",
+    description=spec.TEXT_DESCRIPTION,
+    operation_id="readCaseText",
+    responses=responses(CaseTextResponse, NOT_FOUND),
 )
 def read_case_text(
     doc_id: Annotated[str, Query(max_length=spec.MAX_DOC_ID_CHARS, description=spec.DOC_ID_DESCRIPTION)],

@@ -60,10 +60,13 @@ with mock_aws():
     published = list(publish_catalogue("parks-data"))
     function = import_function("search_parks")
     example = function.lambda_handler(load_event("search_parks/example.json"), LambdaContext())
+    typed_sql = "SELECT max(area_m2) AS m, jst_today() > DATE '2025-01-01' AS clock FROM parks"
+    typed = function.lambda_handler(sql_event("search_parks", typed_sql), LambdaContext())
     attack_sql = "SELECT * FROM read_text('/etc/passwd')"
     attack = function.lambda_handler(sql_event("search_parks", attack_sql), LambdaContext())
     function.function.close()
 print("RESULT " + json.dumps({"published": published, "example": body_of(example), "targets": sorted(TARGETS),
+      "typed": body_of(typed),
       "attack": attack["response"]["httpStatusCode"]}, ensure_ascii=False))
 """
 
@@ -160,5 +163,6 @@ def test_the_new_function_answers_from_the_published_data(added: tuple[Path, set
     result = json.loads(next(line for line in out.splitlines() if line.startswith("RESULT "))[7:])
     assert any(line.startswith("parks: 3 rows checked") for line in result["published"])
     assert result["example"]["results"] == [{"park_name": "有栖川宮記念公園"}, {"park_name": "檜町公園"}]
+    assert result["typed"]["results"] == [{"m": 120000, "clock": True}]  # INTEGER loaded as such; the JST clock
     assert result["attack"] == 400
     assert "search_parks" in result["targets"]  # the attack corpus and the property tests run against it too

@@ -10,6 +10,7 @@ from pathlib import Path
 from types import ModuleType
 from typing import Any
 
+import duckdb
 import pytest
 
 from search_core.datasets.events import EVENTS
@@ -138,3 +139,21 @@ def test_a_prepared_file_that_will_not_open_gives_way_to_its_csv(
     assert count(function) == 32
     assert served_copies(isolated_cache) == [".csv"]
     assert calls.count(f"GetObject {KEY}.duckdb") == 1 and calls.count(f"GetObject {KEY}") == 1
+
+
+def test_a_forged_prepared_file_with_the_right_tags_brings_no_code(
+    aws: Any, bucket: str, events_on: Callable[[], ModuleType], isolated_cache: Path, tmp_path: Path
+) -> None:
+    """The red team's forged file: the published one, plus macros that override a built-in and read a setting,
+    uploaded again with the published object's own tags. It is refused and the CSV serves."""
+    publish(EVENTS, DATA_DIR / "events.csv", bucket, KEY)
+    forged = tmp_path / "forged.duckdb"
+    forged.write_bytes(aws.get_object(Bucket=bucket, Key=f"{KEY}.duckdb")["Body"].read())
+    with duckdb.connect(str(forged)) as writer:
+        writer.execute("CREATE MACRO upper(x) AS current_setting('temp_directory')")
+    tags = aws.head_object(Bucket=bucket, Key=f"{KEY}.duckdb")["Metadata"]
+    aws.put_object(Bucket=bucket, Key=f"{KEY}.duckdb", Body=forged.read_bytes(), Metadata=tags)
+    function = events_on()
+    answer = body_of(function.lambda_handler(sql_event("search_events", "SELECT upper('ok') AS u"), LambdaContext()))
+    assert answer["results"] == [{"u": "OK"}]
+    assert served_copies(isolated_cache) == [".csv"]

@@ -48,6 +48,7 @@ def run(con: duckdb.DuckDBPyConnection, policy: QueryPolicy, sql: str) -> QueryR
         "SELECT * FROM range(3)",
         "SELECT * FROM generate_series(1, 3)",
         "SELECT * FROM json_each('[1, 2]')",
+        "SELECT j.value FROM events, json_each(events.target_audience) AS j",
         "DESCRIBE events",
         "SUMMARIZE events",
         "SELECT 1;",
@@ -226,3 +227,13 @@ def test_deeply_nested_sql_is_refused_not_crashed(con: duckdb.DuckDBPyConnection
     sql = "SELECT " + "(" * 3000 + "1" + ")" * 3000
     with pytest.raises(SearchError):
         run(con, policy, sql)
+
+
+def test_a_macro_that_reaches_a_denied_call_through_other_macros_is_denied() -> None:
+    con = duckdb.connect()
+    con.execute("CREATE TABLE events AS SELECT 1 AS x")
+    con.execute("CREATE MACRO inner_path() AS current_setting('temp_directory')")
+    con.execute("CREATE MACRO middle_path() AS lower(inner_path())")
+    con.execute("CREATE MACRO outer_path() AS upper(middle_path())")
+    denied = QueryPolicy.for_connection(con, "events", frozenset({"events"})).denied_calls
+    assert {"inner_path", "middle_path", "outer_path"} <= denied and "lower" not in denied

@@ -11,7 +11,7 @@ import duckdb
 import pytest
 
 from search_core.datasets.events import EVENTS
-from search_core.sql.loading import write_dataset_file
+from search_core.sql.loading import attach_dataset_file, write_dataset_file
 from search_core.sql.sandbox import connect_bounded, open_sandbox
 from tests.conftest import DATA_DIR, TEST_LIMITS
 
@@ -26,7 +26,7 @@ def locked(request: pytest.FixtureRequest, sandbox: Callable[..., Any], tmp_path
     write_dataset_file(
         EVENTS, DATA_DIR / "events.csv", table_file, lambda db: connect_bounded(TEST_LIMITS, tmp_path, db)
     )
-    return open_sandbox(TEST_LIMITS, tmp_path, database=table_file)
+    return open_sandbox(TEST_LIMITS, tmp_path, lambda con: attach_dataset_file(con, EVENTS, table_file))
 
 
 @pytest.mark.parametrize(

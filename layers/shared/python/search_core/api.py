@@ -66,7 +66,7 @@ def _response(description: str, model: type[BaseModel]) -> Any:
     return {"description": description, "content": {"application/json": {"model": model}}}
 
 
-def responses(success: type[BaseModel]) -> dict[int, Any]:
+def responses(success: type[BaseModel], not_found: str = "操作が見つからない") -> dict[int, Any]:
     """Every status a route answers with, so the schema the agent reads describes the bodies it really gets.
 
     (Given `responses`, Powertools no longer adds the 200 one from the return type: it is listed here.)
@@ -74,7 +74,7 @@ def responses(success: type[BaseModel]) -> dict[int, Any]:
     return {
         200: _response("成功", success),
         400: _response("SQL や条件が受け付けられなかった、または実行に失敗した", ErrorResponse),
-        404: _response("操作または判決が見つからない", ErrorResponse),
+        404: _response(not_found, ErrorResponse),
         422: _response("リクエストの項目が足りない、または型や値が不正", ErrorResponse),
         503: _response("データを読み込めない（データセット名を含む）", ErrorResponse),
     }

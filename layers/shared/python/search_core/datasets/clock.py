@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from search_core.datasets.spec import Macro
+from search_core.sql.table import Macro
 
 # epoch_us() reads the instant whatever the session time zone is, so the result never depends on TimeZone.
 JST_NOW = Macro(

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from search_core.datasets.clock import JST_MACROS
 from search_core.datasets.spec import Column, DatasetSpec, Example
 
 # date_time is 'YYYY-MM-DD' or 'YYYY-MM-DD/YYYY-MM-DD'; a value that is neither leaves the helpers NULL.
@@ -28,7 +27,6 @@ EVENTS = DatasetSpec(
         Column("start_date", "DATE", "開始日（date_time から計算）", expression=_START),
         Column("end_date", "DATE", "終了日（単日なら start_date と同じ）", expression=_END),
     ),
-    macros=JST_MACROS,
     examples=(
         Example("無料のイベント", "SELECT event_name, date_time FROM events WHERE cost LIKE '%\"is_free\": true%'"),
         Example(

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from search_core.datasets.clock import JST_MACROS
 from search_core.sql.limits import MAX_ROWS
 from search_core.sql.table import Column, Macro, TableSpec
 
@@ -24,6 +25,9 @@ class DatasetSpec(TableSpec):
     title: str
     examples: tuple[Example, ...]
     no_results_message: str
+    # Every SQL dataset has the clock of the agent's instruction (jst_now(), jst_today()); a spec that lists its
+    # own macros includes them.
+    macros: tuple[Macro, ...] = JST_MACROS
 
     def operation_description(self) -> str:
         return (

@@ -91,7 +91,7 @@ class QueryPolicy:
 def _denied_calls(con: duckdb.DuckDBPyConnection) -> tuple[frozenset[str], frozenset[str]]:
     """The denied table functions: all but the pure ones (unless the name is also an ordinary function, as
     `histogram` is); and every denied call: those, the denied scalar functions, and the built-in macros that call
-    any of them (`pg_sleep` calls `sleep_ms`)."""
+    any of them (`pg_sleep` calls `sleep_ms`), directly or through other macros."""
     kinds: dict[str, set[str]] = {}
     macros: dict[str, str] = {}
     for name, kind, definition in con.execute(
@@ -105,7 +105,10 @@ def _denied_calls(con: duckdb.DuckDBPyConnection) -> tuple[frozenset[str], froze
         for name, found in kinds.items()
         if found & set(_TABLE_TYPES) and not found & set(_CALLABLE_TYPES) and name not in ALLOWED_TABLE_FUNCTIONS
     }
-    denied = tables | DENIED_SCALAR_FUNCTIONS
-    calls = re.compile(r"\b(" + "|".join(map(re.escape, sorted(denied))) + r")\s*\(", re.IGNORECASE)
-    denied |= {name for name, definition in macros.items() if calls.search(definition)}
-    return frozenset(tables), frozenset(denied)
+    denied = set(tables | DENIED_SCALAR_FUNCTIONS)
+    while True:  # to a fixed point: a macro that calls a denied macro is denied too
+        calls = re.compile(r"\b(" + "|".join(map(re.escape, sorted(denied))) + r")\s*\(", re.IGNORECASE)
+        more = {name for name, definition in macros.items() if name not in denied and calls.search(definition)}
+        if not more:
+            return frozenset(tables), frozenset(denied)
+        denied |= more

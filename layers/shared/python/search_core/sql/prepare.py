@@ -17,8 +17,9 @@ from search_core.sql.loading import write_dataset_file
 from search_core.sql.quoting import quote_identifier
 from search_core.sql.table import TableSpec
 
-# Lines listed per kind of problem; the count says how many there are in all.
+# Lines listed per kind of problem (the count says how many there are in all), and the characters of its first value.
 _LINES_SHOWN = 5
+_EXAMPLE_CHARS = 60
 
 
 @dataclass(frozen=True)
@@ -29,13 +30,15 @@ class Problem:
     column: str | None = None
     lines: tuple[int, ...] = ()
     count: int = 1
+    example: str | None = None
 
     def __str__(self) -> str:
         where = f"列 {self.column}: " if self.column else ""
-        lines = (
-            f"（{self.count} 件、行 {', '.join(map(str, self.lines))}{' …' if self.count > len(self.lines) else ''}）"
-        )
-        return f"{where}{self.message}{lines if self.lines else ''}"
+        more = " …" if self.count > len(self.lines) else ""
+        lines = f"（{self.count} 件、行 {', '.join(map(str, self.lines))}{more}）" if self.lines else ""
+        shown = (self.example or "")[:_EXAMPLE_CHARS].replace("\r", "\\r").replace("\n", "\\n")
+        example = f" 例: 「{shown}」" if self.example is not None else ""
+        return f"{where}{self.message}{lines}{example}"
 
 
 @dataclass
@@ -54,7 +57,7 @@ class InvalidData(Exception):
     def __init__(self, file_name: str, validation: Validation) -> None:
         self.validation = validation
         listed = "\n".join(f"- {problem}" for problem in validation.problems)
-        super().__init__(f"{file_name} は仕様と一致しません:\n{listed}")
+        super().__init__(f"{file_name} は仕様と一致しません（行はヘッダーを 1 とするレコードの番号）:\n{listed}")
 
 
 @dataclass(frozen=True)
@@ -120,37 +123,37 @@ def _read_lines(con: duckdb.DuckDBPyConnection, header: list[str], csv_path: Pat
 
 def _rejected_rows(con: duckdb.DuckDBPyConnection) -> list[Problem]:
     found = con.execute(
-        "SELECT error_type, count(DISTINCT line), list(DISTINCT line ORDER BY line)[1:$shown] FROM reject_errors "
-        "GROUP BY error_type ORDER BY min(line)",
+        "SELECT error_type, count(DISTINCT line), list(DISTINCT line ORDER BY line)[1:$shown], "
+        "arg_min(csv_line, line) FROM reject_errors GROUP BY error_type ORDER BY min(line)",
         {"shown": _LINES_SHOWN},
     ).fetchall()
-    return [Problem(f"CSV として読めない行（{kind}）", None, tuple(lines), n) for kind, n, lines in found]
+    return [Problem(f"CSV として読めない行（{kind}）", None, tuple(lines), n, raw) for kind, n, lines, raw in found]
 
 
 def _mistyped_values(con: duckdb.DuckDBPyConnection, table: TableSpec) -> list[Problem]:
     problems = []
     for column in table.csv_columns:
-        invalid = _invalid_value(column.type, quote_identifier(column.name))
-        if invalid is None:
+        if column.type.upper() in ("TEXT", "VARCHAR"):
             continue
+        invalid = _invalid_value(column.type, quote_identifier(column.name))
         # A row's record number is its index plus one (the header) while no row before it was rejected.
-        count, lines = con.execute(
-            f"SELECT count(*), list(line_index + 1 ORDER BY line_index)[1:$shown] FROM lines WHERE {invalid}",
+        name = quote_identifier(column.name)
+        count, lines, example = con.execute(
+            f"SELECT count(*), list(line_index + 1 ORDER BY line_index)[1:$shown], arg_min({name}, line_index) "
+            f"FROM lines WHERE {invalid}",
             {"shown": _LINES_SHOWN},
-        ).fetchone() or (0, [])
+        ).fetchone() or (0, [], None)
         if count:
-            problems.append(Problem(f"{column.type} として読めない値", column.name, tuple(lines), count))
+            problems.append(Problem(f"{column.type} として読めない値", column.name, tuple(lines), count, example))
     return problems
 
 
-def _invalid_value(type_name: str, column: str) -> str | None:
-    """The condition a value of `type_name` fails, or None for text.
+def _invalid_value(type_name: str, column: str) -> str:
+    """The condition a value of `type_name` fails.
 
     >>> _invalid_value("DATE", "d")
     'd IS NOT NULL AND TRY_CAST(d AS DATE) IS NULL'
     """
-    if type_name.upper() in ("TEXT", "VARCHAR"):
-        return None
     if type_name.upper() == "JSON":
         return f"{column} IS NOT NULL AND NOT json_valid({column})"
     return f"{column} IS NOT NULL AND TRY_CAST({column} AS {type_name}) IS NULL"

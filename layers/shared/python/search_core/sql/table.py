@@ -12,6 +12,9 @@ from dataclasses import asdict, dataclass, field
 from importlib import metadata
 from typing import Any
 
+# How a prepared file is laid out (sql/loading.py): a file of another layout is not used.
+PREPARED_LAYOUT = "the table alone, v2"
+
 
 @dataclass(frozen=True)
 class Column:
@@ -21,6 +24,15 @@ class Column:
     type: str
     description: str
     expression: str | None = None
+
+    @property
+    def is_text(self) -> bool:
+        """Whether values stay as the CSV has them: TEXT, and JSON (text DuckDB reads with ->> and json_*).
+
+        >>> Column("a", "JSON", "").is_text, Column("b", "INTEGER", "").is_text
+        (True, False)
+        """
+        return self.type.upper() in ("TEXT", "VARCHAR", "JSON")
 
 
 @dataclass(frozen=True)
@@ -93,5 +105,6 @@ class TableSpec:
         >>> len(TableSpec(name="t", columns=()).fingerprint())
         16
         """
-        definition = json.dumps([self.to_dict(), metadata.version("duckdb")], ensure_ascii=False, sort_keys=True)
+        layout = [self.to_dict(), metadata.version("duckdb"), PREPARED_LAYOUT]
+        definition = json.dumps(layout, ensure_ascii=False, sort_keys=True)
         return hashlib.sha256(definition.encode()).hexdigest()[:16]

@@ -19,7 +19,7 @@ from typing import IO
 from search_core.errors import DataUnavailable, QueryAborted, QueryFailed, QueryRejected, SearchError
 from search_core.scrub import HostPathNet
 from search_core.sql.execute import run_query
-from search_core.sql.loading import load_dataset, write_dataset_file
+from search_core.sql.loading import attach_dataset_file, load_dataset, write_dataset_file
 from search_core.sql.policy import QueryPolicy
 from search_core.sql.protocol import Boot, Failure, Query, Ready, Reply, Rows, decode_request, encode
 from search_core.sql.sandbox import connect_bounded, open_sandbox
@@ -69,7 +69,7 @@ class _Session:
             write_dataset_file(
                 self.table, Path(boot.csv_path), database, lambda db: connect_bounded(self.limits, work_dir, db)
             )
-        self.con = open_sandbox(self.limits, work_dir, database=database)
+        self.con = open_sandbox(self.limits, work_dir, lambda c: attach_dataset_file(c, self.table, database))
 
     @cached_property
     def policy(self) -> QueryPolicy:
