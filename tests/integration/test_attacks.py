@@ -74,7 +74,11 @@ def test_the_corpus(served: tuple[dict[str, ModuleType], Path, bool], canary_fil
         if not matches(case["expect"], got):
             surprises.append((case["category"], case["sql"][:120], case["expect"], got, raw[:300]))
         if got == "aborted":
-            assert outcome(ask(function, name, f"SELECT count(*) FROM {names['table']}")) == "ok"
+            # Serving again. On a loaded machine the first call after an abort has been seen to meet the 1 s deadline
+            # itself (twice in about ten runs, never when idle), so one retry is allowed.
+            count = f"SELECT count(*) FROM {names['table']}"
+            recovered = [outcome(ask(function, name, count)) for _ in range(2)]
+            assert "ok" in recovered, f"not serving again after {case}: {recovered}"
     assert surprises == [], "\n".join(map(str, surprises))
     after = ask(function, name, f"SELECT count(*) AS n, sum(hash(COLUMNS(*))) AS h FROM {names['table']}")
     assert body_of(after) == body_of(before), "data was changed"

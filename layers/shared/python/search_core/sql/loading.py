@@ -111,13 +111,14 @@ SELECT (SELECT count(*) FROM duckdb_views() WHERE database_name = $catalog AND N
 
 
 def _install_names(con: duckdb.DuckDBPyConnection, spec: TableSpec, stored: str | None) -> None:
-    """In the connection's own catalog: `spec.table` as a view of `stored` (when the table is elsewhere), its
-    aliases, and the spec's macros."""
+    """In the connection's own catalog: the table's aliases and the spec's macros. A table kept in an attached
+    file (`stored`) is found by its own name through the search path, after that catalog: a view in between
+    would cost every query ~0.2 ms of planning (measured at 10,000 rows)."""
     if stored is not None:
-        con.execute(f"CREATE VIEW {quote_identifier(spec.table)} AS SELECT * FROM {stored}")
-    _create_aliases(con, spec)
+        con.execute(f"SET search_path = 'memory.main,{FILE_CATALOG}.main'")
+    _create_aliases(con, spec, stored or f"main.{quote_identifier(spec.table)}")
     for macro in spec.macros:
-        con.execute(f"CREATE MACRO {macro.signature} AS {macro.body}")
+        con.execute(f"CREATE MACRO memory.main.{macro.signature} AS {macro.body}")
 
 
 def _literal(text: str) -> str:
@@ -152,13 +153,12 @@ def _select_columns(spec: TableSpec) -> str:
     return f"SELECT {', '.join(stored + helpers)} FROM {_READ_CSV}"
 
 
-def _create_aliases(con: duckdb.DuckDBPyConnection, spec: TableSpec) -> None:
-    """'events.csv', "events.csv" and events.csv all name the table, as the agent prompts in use write them."""
-    table = quote_identifier(spec.table)
+def _create_aliases(con: duckdb.DuckDBPyConnection, spec: TableSpec, table: str) -> None:
+    """'events.csv', "events.csv" and events.csv all name `table`, as the agent prompts in use write them."""
     stem, _, suffix = spec.file_name.partition(".")
-    con.execute(f"CREATE VIEW {quote_identifier(spec.file_name)} AS SELECT * FROM {table}")
-    con.execute(f"CREATE SCHEMA {quote_identifier(stem)}")
-    con.execute(f"CREATE VIEW {quote_identifier(stem)}.{quote_identifier(suffix)} AS SELECT * FROM main.{table}")
+    con.execute(f"CREATE VIEW memory.main.{quote_identifier(spec.file_name)} AS SELECT * FROM {table}")
+    con.execute(f"CREATE SCHEMA memory.{quote_identifier(stem)}")
+    con.execute(f"CREATE VIEW memory.{quote_identifier(stem)}.{quote_identifier(suffix)} AS SELECT * FROM {table}")
 
 
 def _describe_load_error(spec: TableSpec, error: duckdb.Error) -> str:
