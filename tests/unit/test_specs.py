@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 
 from search_core.catalogue import SQL_DATASETS
-from search_core.datasets.spec import DatasetSpec
+from search_core.datasets.spec import DatasetSpec, shown_type
 from search_core.sql.limits import QueryLimits
 from tests.conftest import query_sandbox
 
@@ -20,7 +20,7 @@ SPECS = list(SQL_DATASETS.values())
 def test_the_sql_description_lists_every_column_with_its_type(spec: DatasetSpec) -> None:
     text = spec.sql_query_description()
     for column in spec.columns:
-        assert f"- {column.name} ({column.type}): {column.description}" in text
+        assert f"- {column.name} ({shown_type(column)}): {column.description}" in text
 
 
 @pytest.mark.parametrize("spec", SPECS, ids=lambda s: s.name)

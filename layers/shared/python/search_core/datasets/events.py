@@ -28,7 +28,7 @@ EVENTS = DatasetSpec(
         Column("end_date", "DATE", "終了日（単日なら start_date と同じ）", expression=_END),
     ),
     examples=(
-        Example("無料のイベント", "SELECT event_name, date_time FROM events WHERE cost LIKE '%\"is_free\": true%'"),
+        Example("無料のイベント", "SELECT event_name, date_time FROM events WHERE cost->>'is_free' = 'true'"),
         Example(
             "10月に開催されるイベント（月をまたぐ期間も含む）",
             "SELECT event_name, date_time FROM events "

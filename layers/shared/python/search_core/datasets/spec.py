@@ -8,7 +8,16 @@ from search_core.datasets.clock import JST_MACROS
 from search_core.sql.limits import MAX_ROWS
 from search_core.sql.table import Column, Macro, TableSpec
 
-__all__ = ["Column", "DatasetSpec", "Example", "Macro"]
+__all__ = ["Column", "DatasetSpec", "Example", "Macro", "shown_type"]
+
+
+def shown_type(column: Column) -> str:
+    """The type as the agent reads it: a JSON column is text holding JSON, not DuckDB's list or struct.
+
+    >>> shown_type(Column("tags", "JSON", "")), shown_type(Column("since", "DATE", ""))
+    ('JSON 文字列', 'DATE')
+    """
+    return "JSON 文字列" if column.type == "JSON" else column.type
 
 
 @dataclass(frozen=True)
@@ -44,7 +53,10 @@ class DatasetSpec(TableSpec):
                 f"の読み取り、設定変更はできません。返るのは最大 {MAX_ROWS} 行（LIMIT がなければ {MAX_ROWS} 行に"
                 "切り詰め、truncated=true）。集計は全行に対して行われます。長い値は「…（省略）」付きで切り詰めます。",
                 "列:",
-                *(f"- {c.name} ({c.type}): {c.description}" for c in self.columns),
+                *(
+                    f"- {c.name} ({'JSON 文字列' if c.type == 'JSON' else c.type}): {c.description}"
+                    for c in self.columns
+                ),
                 *self._json_lines(),
                 *self._macro_lines(),
                 "例:",
@@ -56,7 +68,9 @@ class DatasetSpec(TableSpec):
         if not any(c.type == "JSON" for c in self.columns):
             return []
         return [
-            "JSON 列は JSON テキスト: 値は列->>'キー'（文字列）で取り出し、配列の要素は列 LIKE '%\"値\"%' で探せます。"
+            "JSON 文字列の列（型は VARCHAR、空白の入り方はデータ次第）: キーの値は 列->>'キー'（文字列）で"
+            "取り出して比べる。配列の要素の一覧は unnest(列->>'$[*]')（例: SELECT v, count(*) FROM "
+            f"{self.table}, unnest(列->>'$[*]') AS t(v) GROUP BY v）、要素の部分一致は 列 LIKE '%値%'。"
         ]
 
     def _macro_lines(self) -> list[str]:
