@@ -85,7 +85,7 @@ def load_report(calls: int) -> list[str]:
         latencies.append((time.perf_counter() - started) * 1000)
     kids_after = children()
     after = (process_rss_mb(os.getpid()), sum(map(process_rss_mb, kids_after)), len(os.listdir("/proc/self/fd")))
-    function.search.close()
+    function.function.close()
     window = min(500, calls // 4)
     return [
         f"\n## Sustained load ({calls:,} mixed calls after 200 warm-up calls)\n",
@@ -124,7 +124,7 @@ def main() -> None:
                 report = corpus_report(functions, canary_file, Path(work) / "cache")
             finally:
                 for function in functions.values():
-                    function.search.close()
+                    function.function.close()
             os.environ["QUERY_TIMEOUT_SECONDS"] = "0.2"
             report += load_report(args.calls)
         print("\n".join(report))
