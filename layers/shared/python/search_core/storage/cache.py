@@ -135,17 +135,20 @@ class DatasetCopy:
         bucket, key = self._location()
         source_etag = s3.head(bucket, key, self.source.file_name).etag
         found = s3.head_if_present(bucket, prepared.key(key), self.source.file_name)
-        usable = found is not None and f"prepared {found.etag}" not in self._refused
-        if found is not None and usable and prepared.accepts(source_etag, found.metadata):
-            version, chosen = f"prepared {found.etag}", (prepared.key(key), found.etag, ".duckdb", True)
-        else:
-            version, chosen = source_etag, (key, source_etag, ".csv", False)
-            if found is not None:
-                logger.warning("prepared object is stale or for another spec; serving the source",
-                               dataset=self.source.file_name)  # fmt: skip
-        if self._copy is not None and self._copy.version == version:
+        if (
+            found is not None
+            and f"prepared {found.etag}" not in self._refused
+            and prepared.accepts(source_etag, found.metadata)
+        ):
+            if self._copy is not None and self._copy.version == f"prepared {found.etag}":
+                return self._copy
+            return self._download(prepared.key(key), found.etag, ".duckdb", prepared=True)
+        if self._copy is not None and self._copy.version == source_etag:
             return self._copy
-        return self._download(*chosen)
+        if found is not None:
+            logger.warning("prepared object is stale, refused or for another spec; serving the source",
+                           dataset=self.source.file_name)  # fmt: skip
+        return self._download(key, source_etag, ".csv", prepared=False)
 
     def _download(self, key: str, etag: str | None, suffix: str, prepared: bool) -> LocalCopy:
         bucket, _ = self._location()
