@@ -70,8 +70,8 @@ $(SAM):
 
 # Validate, prepare and upload every dataset of the catalogue under the keys template.yaml expects.
 upload-data: setup
-	@test -n "$(BUCKET)" || (echo "usage: make upload-data BUCKET=<bucket> [CASES=path/to/cases.db]"; exit 2)
-	$(PY) scripts/upload_data.py --bucket "$(BUCKET)" $(if $(CASES),--source cases="$(CASES)")
+	@test -n "$(BUCKET)" || (echo "usage: make upload-data BUCKET=<bucket> [CASES=cases.db] [SOURCES='name=file.csv ...']"; exit 2)
+	$(PY) scripts/upload_data.py --bucket "$(BUCKET)" $(if $(CASES),--source cases="$(CASES)") $(foreach s,$(SOURCES),--source "$(s)")
 
 clean:
 	rm -rf $(VENV) $(SAM_VENV) .aws-sam .pytest_cache .mypy_cache .ruff_cache .hypothesis build

@@ -353,6 +353,52 @@ def load_formats(bench: Bench, csv_path: Path) -> dict[str, dict[str, float]]:
     return results
 
 
+PREPARED_PROBE = """
+import sys, time, json
+t0 = time.perf_counter()
+import duckdb
+con = duckdb.connect(config={{"threads": 1}})
+t1 = time.perf_counter()
+if {kind!r} == "DuckDB file":
+    con.execute("ATTACH '{path}' AS dataset (READ_ONLY)")
+    table = "dataset.main.{table}"
+else:
+    con.execute("CREATE TABLE {table} AS SELECT * FROM read_parquet('{path}')")
+    table = "{table}"
+t2 = time.perf_counter()
+con.execute({aggregate!r}.replace(" FROM {table}", " FROM " + table)).fetchall()
+t3 = time.perf_counter()
+print(json.dumps({{"open_ms": (t2 - t1) * 1000, "first_aggregate_ms": (t3 - t2) * 1000, "total_ms": (t3 - t0) * 1000}}))
+"""
+
+
+def prepared_formats(bench: Bench, csv_path: Path) -> dict[str, dict[str, float]]:
+    """The two forms a publisher could prepare, on the same data: a DuckDB file attached read-only (what ships) and
+    Parquet loaded into memory (Parquet read in place would need the file system the sandbox closes). Size, and a
+    fresh one-CPU process from `import duckdb` to the first full-scan answer, median of 3."""
+    import duckdb
+
+    work = BUILD / "formats"
+    work.mkdir(parents=True, exist_ok=True)
+    database, parquet = work / f"{bench.spec.name}-prepared.duckdb", work / f"{bench.spec.name}-prepared.parquet"
+    database.unlink(missing_ok=True)
+    write_dataset_file(bench.spec, csv_path, database, lambda db: duckdb.connect(str(db)))
+    with duckdb.connect() as con:
+        con.execute(f"ATTACH '{database}' AS dataset (READ_ONLY)")
+        con.execute(f"COPY dataset.main.{bench.spec.table} TO '{parquet}' (FORMAT parquet, COMPRESSION zstd)")
+    aggregate = next(sql for label, sql in bench.queries.items() if "aggregate" in label)
+    results = {}
+    for kind, path in (("DuckDB file", database), ("Parquet", parquet)):
+        probe = PREPARED_PROBE.format(kind=kind, path=path, table=bench.spec.table, aggregate=aggregate)
+        runs = [
+            json.loads(subprocess.run(["taskset", "-c", "0", sys.executable, "-c", probe], capture_output=True,
+                                      text=True, check=True).stdout)
+            for _ in range(3)
+        ]  # fmt: skip
+        results[kind] = {k: statistics.median(r[k] for r in runs) for k in runs[0]} | {"mb": path.stat().st_size / 1e6}
+    return results
+
+
 def thread_scaling(bench: Bench, csv_path: Path) -> dict[str, float]:
     """The full-scan query on an open connection with 1 and 2 DuckDB threads (1,769 and 3,538 MB on Lambda)."""
     import duckdb
@@ -399,6 +445,7 @@ def bench_one(bench: Bench, rows: int, repeat: int, traced_at: int, formats_from
         result["cold_variants"]["X-Ray on"] = cold_starts(bench, uri, 5, traced=True)
     if rows >= formats_from:
         result["formats"] = load_formats(bench, csv_path)
+        result["prepared_formats"] = prepared_formats(bench, csv_path)
     if rows >= 1_000_000:
         result["threads"] = thread_scaling(bench, csv_path)
     return result

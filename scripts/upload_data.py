@@ -18,6 +18,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from tooling.publish import publish_catalogue
 
+from search_core.catalogue import ACTION_GROUPS
 from search_core.sql.prepare import InvalidData
 
 
@@ -28,6 +29,10 @@ def main() -> None:
     parser.add_argument("--source", action="append", default=[], metavar="NAME=PATH", help="a dataset's own file")
     args = parser.parse_args()
     sources = {name: Path(path) for name, _, path in (item.partition("=") for item in args.source)}
+    unknown = sorted(set(sources) - {group.data for group in ACTION_GROUPS.values()})
+    missing = sorted(str(path) for path in sources.values() if not path.is_file())
+    if unknown or missing:
+        sys.exit(f"no dataset named {', '.join(unknown)}" if unknown else f"no such file: {', '.join(missing)}")
     try:
         for line in publish_catalogue(args.bucket, args.prefix, sources):
             print(line)
