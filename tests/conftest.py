@@ -128,6 +128,16 @@ def aws(monkeypatch: pytest.MonkeyPatch) -> Iterator[Any]:
     s3_storage._client.cache_clear()
 
 
+@pytest.fixture
+def s3_calls(aws: Any) -> list[str]:
+    """The storage module's S3 calls from now on, as "Operation key"."""
+    calls: list[str] = []
+    s3_storage._client().meta.events.register(
+        "provide-client-params.s3", lambda params, model, **_: calls.append(f"{model.name} {params['Key']}")
+    )
+    return calls
+
+
 @contextmanager
 def published_samples(bucket: str = "published-samples") -> Iterator[dict[str, str]]:
     """For module-scoped fixtures: in-process moto S3 holding every dataset published as `make upload-data` does

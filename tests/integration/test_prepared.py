@@ -35,15 +35,6 @@ def served_copies(cache: Path) -> list[str]:
     return sorted(path.suffix for path in cache.glob("events-*") if path.is_file())
 
 
-def record_s3_calls() -> list[str]:
-    """The storage module's S3 calls from now on, as "Operation key"."""
-    calls: list[str] = []
-    s3_storage._client().meta.events.register(
-        "provide-client-params.s3", lambda params, model, **_: calls.append(f"{model.name} {params['Key']}")
-    )
-    return calls
-
-
 @pytest.fixture
 def bucket(aws: Any) -> str:
     aws.create_bucket(Bucket="published", CreateBucketConfiguration={"LocationConstraint": "ap-northeast-1"})
@@ -56,13 +47,13 @@ def events_on(load_function: Callable[..., ModuleType], bucket: str) -> Callable
 
 
 def test_a_published_dataset_is_served_from_its_prepared_file(
-    bucket: str, events_on: Callable[[], ModuleType], isolated_cache: Path
+    bucket: str, events_on: Callable[[], ModuleType], isolated_cache: Path, s3_calls: list[str]
 ) -> None:
     publish(EVENTS, DATA_DIR / "events.csv", bucket, KEY)
-    calls = record_s3_calls()
+    s3_calls.clear()  # the publisher's own calls
     assert count(events_on()) == 32
     assert served_copies(isolated_cache) == [".duckdb"]
-    assert calls == [f"HeadObject {KEY}", f"HeadObject {KEY}.duckdb", f"GetObject {KEY}.duckdb"]
+    assert s3_calls == [f"HeadObject {KEY}", f"HeadObject {KEY}.duckdb", f"GetObject {KEY}.duckdb"]
 
 
 def test_a_csv_replaced_without_its_prepared_file_is_served_from_the_csv(
@@ -128,17 +119,17 @@ def test_a_version_replaced_while_it_downloads_is_not_taken(aws: Any, bucket: st
 
 
 def test_a_prepared_file_that_will_not_open_gives_way_to_its_csv(
-    aws: Any, bucket: str, events_on: Callable[[], ModuleType], isolated_cache: Path
+    aws: Any, bucket: str, events_on: Callable[[], ModuleType], isolated_cache: Path, s3_calls: list[str]
 ) -> None:
     etag = s3_storage.upload(bucket, KEY, DATA_DIR / "events.csv")
     tags = prepared_form(EVENTS).metadata(etag)
     aws.put_object(Bucket=bucket, Key=f"{KEY}.duckdb", Body=b"damaged in transit" * 1000, Metadata=tags)
-    calls = record_s3_calls()
+    s3_calls.clear()  # the upload's own calls
     function = events_on()
     assert count(function) == 32
     assert count(function) == 32
     assert served_copies(isolated_cache) == [".csv"]
-    assert calls.count(f"GetObject {KEY}.duckdb") == 1 and calls.count(f"GetObject {KEY}") == 1
+    assert s3_calls.count(f"GetObject {KEY}.duckdb") == 1 and s3_calls.count(f"GetObject {KEY}") == 1
 
 
 def test_a_forged_prepared_file_with_the_right_tags_brings_no_code(
