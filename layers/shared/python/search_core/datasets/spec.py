@@ -17,7 +17,7 @@ def shown_type(column: Column) -> str:
     >>> shown_type(Column("tags", "JSON", "")), shown_type(Column("since", "DATE", ""))
     ('JSON 文字列', 'DATE')
     """
-    return "JSON 文字列" if column.type == "JSON" else column.type
+    return "JSON 文字列" if column.is_json else column.type
 
 
 @dataclass(frozen=True)
@@ -65,7 +65,7 @@ class DatasetSpec(TableSpec):
         )
 
     def _json_lines(self) -> list[str]:
-        if not any(c.type == "JSON" for c in self.columns):
+        if not any(c.is_json for c in self.columns):
             return []
         return [
             "JSON 文字列の列（型は VARCHAR、空白の入り方はデータ次第）: キーの値は 列->>'キー'（文字列）で"

@@ -15,7 +15,7 @@ import duckdb
 
 from search_core.sql.loading import write_dataset_file
 from search_core.sql.quoting import quote_identifier
-from search_core.sql.table import TableSpec
+from search_core.sql.table import Column, TableSpec
 
 # Lines listed per kind of problem (the count says how many there are in all), and the characters of its first value.
 _LINES_SHOWN = 5
@@ -133,14 +133,13 @@ def _rejected_rows(con: duckdb.DuckDBPyConnection) -> list[Problem]:
 def _mistyped_values(con: duckdb.DuckDBPyConnection, table: TableSpec) -> list[Problem]:
     problems = []
     for column in table.csv_columns:
-        if column.type.upper() in ("TEXT", "VARCHAR"):
+        if column.is_text and not column.is_json:
             continue
-        invalid = _invalid_value(column.type, quote_identifier(column.name))
-        # A row's record number is its index plus one (the header) while no row before it was rejected.
         name = quote_identifier(column.name)
+        # A row's record number is its index plus one (the header) while no row before it was rejected.
         count, lines, example = con.execute(
             f"SELECT count(*), list(line_index + 1 ORDER BY line_index)[1:$shown], arg_min({name}, line_index) "
-            f"FROM lines WHERE {invalid}",
+            f"FROM lines WHERE {_invalid_value(column, name)}",
             {"shown": _LINES_SHOWN},
         ).fetchone() or (0, [], None)
         if count:
@@ -148,12 +147,12 @@ def _mistyped_values(con: duckdb.DuckDBPyConnection, table: TableSpec) -> list[P
     return problems
 
 
-def _invalid_value(type_name: str, column: str) -> str:
-    """The condition a value of `type_name` fails.
+def _invalid_value(column: Column, name: str) -> str:
+    """The condition a value of `column` (quoted as `name`) fails.
 
-    >>> _invalid_value("DATE", "d")
+    >>> _invalid_value(Column("d", "DATE", ""), "d")
     'd IS NOT NULL AND TRY_CAST(d AS DATE) IS NULL'
     """
-    if type_name.upper() == "JSON":
-        return f"{column} IS NOT NULL AND NOT json_valid({column})"
-    return f"{column} IS NOT NULL AND TRY_CAST({column} AS {type_name}) IS NULL"
+    if column.is_json:
+        return f"{name} IS NOT NULL AND NOT json_valid({name})"
+    return f"{name} IS NOT NULL AND TRY_CAST({name} AS {column.type}) IS NULL"

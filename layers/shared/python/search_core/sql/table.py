@@ -32,7 +32,11 @@ class Column:
         >>> Column("a", "JSON", "").is_text, Column("b", "INTEGER", "").is_text
         (True, False)
         """
-        return self.type.upper() in ("TEXT", "VARCHAR", "JSON")
+        return self.is_json or self.type.upper() in ("TEXT", "VARCHAR")
+
+    @property
+    def is_json(self) -> bool:
+        return self.type.upper() == "JSON"
 
 
 @dataclass(frozen=True)
