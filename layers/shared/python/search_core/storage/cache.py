@@ -54,6 +54,11 @@ class PreparedForm:
         return metadata == self.metadata(source_etag)
 
 
+def _prepared_version(etag: str) -> str:
+    """A prepared object's version, never equal to its source's (whose ETag it could share were the bytes equal)."""
+    return f"prepared {etag}"
+
+
 class DatasetCopy:
     """Serves the newest copy it could get: a failed refresh logs and keeps the copy it has.
 
@@ -126,8 +131,8 @@ class DatasetCopy:
         bucket, key = self._location()
         if self._copy is not None:
             etag = s3.head_etag(bucket, key, self.source.file_name)
-            if etag == self._copy.version:
-                return self._copy
+            if current := self._current_at(etag):
+                return current
         return self._download(key, None, ".csv", prepared=False)
 
     def _fetch_chosen(self, prepared: PreparedForm) -> LocalCopy:
@@ -137,14 +142,14 @@ class DatasetCopy:
         found = s3.head_if_present(bucket, prepared.key(key), self.source.file_name)
         if (
             found is not None
-            and f"prepared {found.etag}" not in self._refused
+            and _prepared_version(found.etag) not in self._refused
             and prepared.accepts(source_etag, found.metadata)
         ):
-            if self._copy is not None and self._copy.version == f"prepared {found.etag}":
-                return self._copy
+            if current := self._current_at(_prepared_version(found.etag)):
+                return current
             return self._download(prepared.key(key), found.etag, ".duckdb", prepared=True)
-        if self._copy is not None and self._copy.version == source_etag:
-            return self._copy
+        if current := self._current_at(source_etag):
+            return current
         if found is not None:
             logger.warning("prepared object is stale, refused or for another spec; serving the source",
                            dataset=self.source.file_name)  # fmt: skip
@@ -156,7 +161,11 @@ class DatasetCopy:
         destination = self.cache_dir / f"{self._stem()}-{time.time_ns()}{suffix}"
         got = s3.download(bucket, key, destination, self.source.file_name, if_match=etag)
         logger.info("dataset downloaded", dataset=self.source.file_name, version=got, prepared=prepared)
-        return LocalCopy(destination, f"prepared {got}" if prepared else got, prepared)
+        return LocalCopy(destination, _prepared_version(got) if prepared else got, prepared)
+
+    def _current_at(self, version: str) -> LocalCopy | None:
+        """The copy in hand if it is `version`: nothing to download."""
+        return self._copy if self._copy is not None and self._copy.version == version else None
 
     def _location(self) -> tuple[str, str]:
         assert self.source.bucket is not None and self.source.key is not None
