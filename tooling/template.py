@@ -22,7 +22,7 @@ from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import Any
 
-from tooling.local import ROOT, close_function, import_function, sql_event
+from tooling.local import ROOT, close_function, import_function, profile_event, sql_event
 
 from search_core.catalogue import ACTION_GROUPS, ActionGroup, camel
 from search_core.sql_search import PREPARED_SUFFIX
@@ -233,14 +233,15 @@ def _indent(line: str) -> int:
 
 
 def derived_files(root: Path = ROOT) -> dict[Path, str]:
-    """What is written before the payloads are generated, by path: each SQL action group's functions/<name>/app.py
-    and events/<name>/example.json (its first example as a Bedrock event), and events/env.json for
-    `sam local invoke --env-vars`."""
+    """What is written before the payloads are generated, by path: each SQL action group's functions/<name>/app.py,
+    events/<name>/example.json (its first example as a Bedrock event) and events/<name>/profile.json (a look at its
+    data), and events/env.json for `sam local invoke --env-vars`."""
     files: dict[Path, str] = {}
     for group in ACTION_GROUPS.values():
         if group.spec is not None:
             files[root / "functions" / group.name / "app.py"] = app_source(group)
             files[root / "events" / group.name / "example.json"] = _json_file(example_event(group))
+            files[root / "events" / group.name / "profile.json"] = _json_file(profile_event(group.name))
     files[root / "events" / "env.json"] = _json_file(
         {f"{camel(g.name)}Function": _local_env(g) for g in ACTION_GROUPS.values()}
     )

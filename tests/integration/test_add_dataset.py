@@ -42,7 +42,13 @@ CSV = """park_name,ward,area_m2,facilities
 檜町公園,港区,16000,"[""遊具"", ""池""]"
 """
 # What `make schema` writes for the new action group, besides the regions of template.yaml.
-GENERATED = {"template.yaml", "events/env.json", "functions/search_parks/app.py", "events/search_parks/example.json"}
+GENERATED = {
+    "template.yaml",
+    "events/env.json",
+    "functions/search_parks/app.py",
+    "events/search_parks/example.json",
+    "events/search_parks/profile.json",
+}
 HAND_WRITTEN = {"layers/shared/python/search_core/datasets/parks.py", "layers/shared/python/search_core/catalogue.py"}
 COPIED = ["functions", "scripts", "tooling", "events", "data", "template.yaml", "pyproject.toml", "tests/attacks"]
 

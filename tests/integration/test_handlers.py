@@ -82,20 +82,21 @@ def test_japanese_is_sent_as_utf8_not_escaped(events_fn: ModuleType, lambda_cont
     assert "\\u" not in raw
 
 
-def test_no_hit_says_so(events_fn: ModuleType, lambda_context: LambdaContext) -> None:
+def test_no_hit_says_so_and_which_condition_no_value_passes(
+    events_fn: ModuleType, lambda_context: LambdaContext
+) -> None:
     event = sql_event("search_events", "SELECT * FROM events WHERE event_name = '存在しないイベント'")
     body = body_of(call(events_fn, event, lambda_context))
-    assert body == {
-        "results": [],
-        "count": 0,
-        "truncated": False,
-        "message": "検索条件に一致するイベントが見つかりませんでした",
-    }
+    assert (body["results"], body["count"], body["truncated"]) == ([], 0, False)
+    assert body["message"].startswith("検索条件に一致するイベントが見つかりませんでした。")
+    assert "event_name = '存在しないイベント'" in body["message"]
+    assert body["hints"][0]["field"] == "event_name" and body["hints"][0]["matched"] is False
 
 
 def test_store_no_hit_message(stores_fn: ModuleType, lambda_context: LambdaContext) -> None:
     event = sql_event("search_stores", "SELECT * FROM stores WHERE store_name = 'なし'")
-    assert body_of(call(stores_fn, event, lambda_context))["message"] == "検索条件に一致する店舗が見つかりませんでした"
+    message = body_of(call(stores_fn, event, lambda_context))["message"]
+    assert message.startswith("検索条件に一致する店舗が見つかりませんでした。")
 
 
 def test_store_opening_hours(stores_fn: ModuleType, lambda_context: LambdaContext) -> None:

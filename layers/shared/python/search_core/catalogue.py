@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from search_core.datasets.events import EVENTS
-from search_core.datasets.spec import DatasetSpec
+from search_core.datasets.spec import DatasetSpec, camel
 from search_core.datasets.stores import STORES
 
 
@@ -70,14 +70,6 @@ def sql_group(spec: DatasetSpec, title: str, summary: str) -> ActionGroup:
         spec=spec,
         key_description=f"{spec.file_name} (make upload-data puts its prepared DuckDB file beside it, at <key>.duckdb)",
     )
-
-
-def camel(snake: str) -> str:
-    """
-    >>> camel("search_events"), camel("tokyo_parks")
-    ('SearchEvents', 'TokyoParks')
-    """
-    return "".join(part[:1].upper() + part[1:] for part in snake.split("_"))
 
 
 ACTION_GROUPS: dict[str, ActionGroup] = {

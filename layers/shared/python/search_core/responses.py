@@ -6,6 +6,8 @@ import json
 from collections.abc import Callable, Mapping
 from typing import Any
 
+from pydantic import Field
+
 from search_core.sql.limits import TRUNCATION_MARKER
 
 BUDGET_BYTES = 25_000
@@ -21,6 +23,11 @@ ECHO_BUDGET_BYTES = 9_000
 _MAX_NAME_CHARS = 200
 _NAMES = ("actionGroup", "apiPath", "httpMethod")
 _ATTRIBUTES = ("sessionAttributes", "promptSessionAttributes")
+
+
+def absent_when_none(description: str | None = None) -> Any:
+    """A field left out of the body when it has no value: the agent pays for every byte it reads."""
+    return Field(default=None, description=description, exclude_if=lambda value: value is None)
 
 
 def dumps_body(body: Any) -> str:

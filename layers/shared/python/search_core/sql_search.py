@@ -8,10 +8,11 @@ from typing import Any
 
 from pydantic import BaseModel, Field
 
+from search_core.data_profile import DatasetProfile, shape_profile
 from search_core.datasets.spec import DatasetSpec
-from search_core.errors import QueryAborted, QueryFailed, QueryRejected
+from search_core.errors import InvalidRequest, QueryAborted, QueryFailed, QueryRejected
 from search_core.observability import logger, metrics
-from search_core.responses import fit_rows
+from search_core.responses import absent_when_none, fit_rows
 from search_core.settings import Settings
 from search_core.sql.client import QueryWorker, WorkerLauncher
 from search_core.sql.limits import MAX_ROWS, QueryLimits
@@ -30,11 +31,25 @@ def prepared_form(spec: TableSpec) -> PreparedForm:
     return PreparedForm(PREPARED_SUFFIX, spec.fingerprint())
 
 
+class ValueHint(BaseModel):
+    field: str = Field(description="条件で調べた列（JSON のキーは 列->>'キー'）")
+    condition: str = Field(description="クエリの条件")
+    values: list[str] = Field(description="その列に実際にある値。条件の値に近いものが先、次に多いもの")
+    distinct: int = Field(description="その列の値の種類数（概数）")
+    matched: bool | None = absent_when_none("false: この条件に合う値がデータにない（0 件の原因）")
+    note: str | None = absent_when_none()
+    minimum: str | None = absent_when_none("日付・数値の列: データの最小値")
+    maximum: str | None = absent_when_none("日付・数値の列: データの最大値")
+
+
 class SqlSearchResponse(BaseModel):
     results: list[dict[str, Any]] = Field(description=f"結果の行（列名 → 値）。最大 {MAX_ROWS} 行")
     count: int = Field(description="返した行数")
     truncated: bool = Field(description="行数の上限や応答サイズのために行や値を切り詰めたら true")
-    message: str | None = Field(default=None, description="該当がないときの説明")
+    message: str | None = absent_when_none("該当がないときの説明と次の一手")
+    hints: list[ValueHint] | None = absent_when_none(
+        "0 件のとき: 条件で調べた列に実際にある値。その値で条件を書き直して再試行する"
+    )
 
 
 class SqlSearch:
@@ -69,6 +84,17 @@ class SqlSearch:
         logger.info("query answered", sql=sql[:2000], rows=response.count, truncated=response.truncated)
         return response
 
+    def describe(self, column: str | None, body_budget: int) -> DatasetProfile:
+        """The columns and a profile of the live data (of `column` alone, if given), fitted to `body_budget`."""
+        if column is not None and column not in {c.name for c in self.spec.columns}:
+            names = ", ".join(c.name for c in self.spec.columns)
+            raise InvalidRequest(f"列 {column[:100]} はありません。{self.spec.table} の列: {names}")
+        if not self._loaded_once:
+            self._launcher.start_ahead()
+        worker = self._data.current()
+        self._loaded_once = True
+        return shape_profile(self.spec, worker.describe(), column, body_budget)
+
     def close(self) -> None:
         self._data.close()
         self._launcher.close()
@@ -97,11 +123,28 @@ class SqlSearch:
 
     def _shape(self, result: QueryResult, body_budget: int) -> SqlSearchResponse:
         rows = [dict(zip(result.columns, row, strict=True)) for row in result.rows]
+        if not rows:
+            return self._no_rows(result)
         fitted, cut = fit_rows(rows, lambda r: self._response(r, True).model_dump(), body_budget)
-        if rows and not fitted:
+        if not fitted:
             raise QueryFailed("結果の 1 行が大きすぎて返せません。SELECT する列を絞ってください。")
         return self._response(fitted, result.truncated or cut)
 
     def _response(self, rows: list[dict[str, Any]], truncated: bool) -> SqlSearchResponse:
-        message = None if rows else self.spec.no_results_message
-        return SqlSearchResponse(results=rows, count=len(rows), truncated=truncated, message=message)
+        return SqlSearchResponse(results=rows, count=len(rows), truncated=truncated)
+
+    def _no_rows(self, result: QueryResult) -> SqlSearchResponse:
+        """No rows: say so, and, where the worker found them, what the tested fields hold (bounded there)."""
+        hints = [ValueHint.model_validate(hint) for hint in result.hints]
+        message = self.spec.no_results_message + "。"
+        culprits = [h.condition for h in hints if h.matched is False]
+        if culprits:
+            message += f"データに合う値がない条件: {'、'.join(culprits)}。"
+        if hints:
+            message += "hints の values（その列に実際にある値）から選んで条件を書き直し、再試行してください。"
+        else:
+            message += (
+                f"条件をゆるめるか、{self.spec.profile_operation} で列の値と形式を確かめてから再試行してください。"
+            )
+        metrics.add_metric(name="EmptyResults", unit="Count", value=1)
+        return SqlSearchResponse(results=[], count=0, truncated=result.truncated, message=message, hints=hints or None)

@@ -8,7 +8,15 @@ from search_core.datasets.clock import JST_MACROS
 from search_core.sql.limits import MAX_ROWS
 from search_core.sql.table import Column, Macro, TableSpec
 
-__all__ = ["Column", "DatasetSpec", "Example", "Macro", "shown_type"]
+__all__ = ["Column", "DatasetSpec", "Example", "Macro", "camel", "shown_type"]
+
+
+def camel(snake: str) -> str:
+    """
+    >>> camel("search_events"), camel("tokyo_parks")
+    ('SearchEvents', 'TokyoParks')
+    """
+    return "".join(part[:1].upper() + part[1:] for part in snake.split("_"))
 
 
 def shown_type(column: Column) -> str:
@@ -38,12 +46,33 @@ class DatasetSpec(TableSpec):
     # own macros includes them.
     macros: tuple[Macro, ...] = JST_MACROS
 
+    @property
+    def search_operation(self) -> str:
+        """The operationId of the SQL search, e.g. searchEvents (POST /events/search)."""
+        return f"search{camel(self.name)}"
+
+    @property
+    def profile_operation(self) -> str:
+        """The operationId of the look at the data, e.g. profileEvents (GET /events/profile)."""
+        return f"profile{camel(self.name)}"
+
     def operation_description(self) -> str:
         return (
             f"{self.title}を SQL（DuckDB 方言、SELECT のみ）で検索します。"
             f"テーブル {self.table}（'{self.file_name}' と書いても同じ）から最大 {MAX_ROWS} 行を返します。"
             "列・形式・例は sql_query の説明を参照してください。"
         )
+
+    def profile_description(self) -> str:
+        return (
+            f"{self.title}の列（型・説明）と、いまのデータの概要を返します: 列ごとの NULL の割合、値の種類数、"
+            "多い順の値と件数（JSON の配列は要素ごと、オブジェクトはキーごと）、日付・数値の最小と最大、"
+            "自由記述の値の例。条件に使う値の表記（例: 対象者やカテゴリの呼び方）や形式（金額・日付の書き方）に"
+            f"自信がないとき、{self.search_operation} の前に呼んでください。"
+        )
+
+    def profile_column_description(self) -> str:
+        return f"この列だけを、より多くの値とともに返す（省略時は全列）。列: {', '.join(c.name for c in self.columns)}"
 
     def sql_query_description(self) -> str:
         return "\n".join(

@@ -18,7 +18,20 @@ from pathlib import Path
 from search_core.errors import DataUnavailable, QueryAborted
 from search_core.responses import REPLY_BUDGET_BYTES
 from search_core.sql.limits import QueryLimits
-from search_core.sql.protocol import Boot, Failure, Query, Ready, Reply, Request, Rows, decode_reply, encode
+from search_core.sql.profile import TableProfile
+from search_core.sql.protocol import (
+    Boot,
+    Describe,
+    Failure,
+    Profiled,
+    Query,
+    Ready,
+    Reply,
+    Request,
+    Rows,
+    decode_reply,
+    encode,
+)
 from search_core.sql.result import QueryResult
 from search_core.sql.table import TableSpec
 
@@ -197,16 +210,27 @@ class QueryWorker:
         return self._process.pid if self._process is not None and self._process.alive else None
 
     def query(self, sql: str) -> QueryResult:
+        reply = self._ask(Query(sql))
+        if not isinstance(reply, Rows):
+            raise QueryAborted(self._abort_message("exited"))
+        return QueryResult(reply.columns, reply.rows, reply.truncated, reply.hints)
+
+    def describe(self) -> TableProfile:
+        """The profile of this version of the data (sql/profile.py)."""
+        reply = self._ask(Describe())
+        if not isinstance(reply, Profiled):
+            raise QueryAborted(self._abort_message("exited"))
+        return reply.profile
+
+    def _ask(self, request: Request) -> Reply:
         process = self._running_process()
         try:
-            reply = process.exchange(Query(sql), self.limits.timeout_seconds)
+            reply = process.exchange(request, self.limits.timeout_seconds)
         except WorkerGone as gone:
             raise QueryAborted(self._abort_message(str(gone))) from None
         if isinstance(reply, Failure):
             raise reply.error()
-        if not isinstance(reply, Rows):
-            raise QueryAborted(self._abort_message("exited"))
-        return QueryResult(reply.columns, reply.rows, reply.truncated)
+        return reply
 
     def close(self) -> None:
         if self._process is not None:

@@ -1,19 +1,20 @@
 """Every message between the function and its SQL worker, one JSON line each way; both sides import this module.
 
-The function sends `Boot` once, then one `Query` per call; the worker answers `Ready` (or a `Failure`) to the boot
-and `Rows` (or a `Failure`) to each query. A failure crosses as one of four kinds, each a domain error on both
-sides, so no class name travels as text.
+The function sends `Boot` once, then one `Query` or `Describe` per call; the worker answers `Ready` (or a `Failure`)
+to the boot, `Rows` to a query and `Profiled` to a description (or a `Failure`). A failure crosses as one of four
+kinds, each a domain error on both sides, so no class name travels as text.
 """
 
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from enum import Enum
 from typing import Any, ClassVar
 
 from search_core.errors import DataUnavailable, QueryAborted, QueryFailed, QueryRejected, SearchError
 from search_core.sql.limits import QueryLimits
+from search_core.sql.profile import TableProfile
 from search_core.sql.table import TableSpec
 
 
@@ -41,6 +42,13 @@ class Query:
 
 
 @dataclass(frozen=True)
+class Describe:
+    """Send the profile of the data (built on first request, then kept for this worker's life)."""
+
+    tag: ClassVar[str] = "describe"
+
+
+@dataclass(frozen=True)
 class Ready:
     tag: ClassVar[str] = "ready"
 
@@ -51,6 +59,14 @@ class Rows:
     columns: list[str]
     rows: list[list[Any]]
     truncated: bool
+    # For an answer without rows: what the tested fields hold (sql/hints.py), as plain dictionaries.
+    hints: list[dict[str, Any]] = field(default_factory=list)
+
+
+@dataclass(frozen=True)
+class Profiled:
+    tag: ClassVar[str] = "profiled"
+    profile: TableProfile
 
 
 class FailureKind(Enum):
@@ -87,8 +103,8 @@ class Failure:
         return _ERROR_OF_KIND[self.kind](self.message)
 
 
-Request = Boot | Query
-Reply = Ready | Rows | Failure
+Request = Boot | Query | Describe
+Reply = Ready | Rows | Profiled | Failure
 
 
 def encode(message: Request | Reply) -> str:
@@ -105,6 +121,8 @@ def decode_request(line: bytes | str) -> Request:
     kind = data.pop("type")
     if kind == Query.tag:
         return Query(sql=str(data["sql"]))
+    if kind == Describe.tag:
+        return Describe()
     if kind == Boot.tag:
         return Boot(
             table=TableSpec.from_dict(data["table"]),
@@ -120,14 +138,18 @@ def decode_request(line: bytes | str) -> Request:
 def decode_reply(line: bytes | str) -> Reply:
     """
     >>> decode_reply(encode(Rows(["a"], [[1]], False)))
-    Rows(columns=['a'], rows=[[1]], truncated=False)
+    Rows(columns=['a'], rows=[[1]], truncated=False, hints=[])
     """
     data = json.loads(line)
     kind = data.pop("type")
     if kind == Ready.tag:
         return Ready()
     if kind == Rows.tag:
-        return Rows(columns=data["columns"], rows=data["rows"], truncated=bool(data["truncated"]))
+        return Rows(
+            columns=data["columns"], rows=data["rows"], truncated=bool(data["truncated"]), hints=data.get("hints", [])
+        )
+    if kind == Profiled.tag:
+        return Profiled(TableProfile.from_dict(data["profile"]))
     if kind == Failure.tag:
         return Failure(FailureKind(data["kind"]), str(data["message"]))
     raise ValueError(f"not a reply: {kind!r}")
@@ -145,4 +167,6 @@ def _fields(message: Request | Reply) -> dict[str, Any]:
         }
     if isinstance(message, Failure):
         return {"kind": message.kind.value, "message": message.message}
+    if isinstance(message, Profiled):
+        return {"profile": message.profile.to_dict()}
     return dict(vars(message))

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 
@@ -11,3 +11,4 @@ class QueryResult:
     columns: list[str]
     rows: list[list[Any]]
     truncated: bool = False
+    hints: list[dict[str, Any]] = field(default_factory=list)

@@ -11,19 +11,39 @@ from __future__ import annotations
 import os
 import resource
 import sys
+import time
 import traceback
 from functools import cached_property
 from pathlib import Path
 from typing import IO
 
+import duckdb
+
 from search_core.errors import DataUnavailable, QueryAborted, QueryFailed, QueryRejected, SearchError
 from search_core.scrub import HostPathNet
 from search_core.sql.execute import run_query
+from search_core.sql.filters import conditions
+from search_core.sql.hints import value_hints
 from search_core.sql.loading import attach_dataset_file, load_dataset, write_dataset_file
 from search_core.sql.policy import QueryPolicy
-from search_core.sql.protocol import Boot, Failure, Query, Ready, Reply, Rows, decode_request, encode
+from search_core.sql.profile import TableProfile, build_profile
+from search_core.sql.protocol import (
+    Boot,
+    Describe,
+    Failure,
+    Profiled,
+    Query,
+    Ready,
+    Reply,
+    Request,
+    Rows,
+    decode_request,
+    encode,
+)
 from search_core.sql.sandbox import connect_bounded, open_sandbox
+from search_core.sql.watchdog import WATCHDOG
 
+_PROFILE_TIMEOUT = "データの概要を制限時間内に作れませんでした。少し待ってから再試行してください。"
 _LEAK_MESSAGE = "結果またはエラーにサーバー内部のパスが含まれるため返せません。データの列だけを選んでください。"
 
 
@@ -38,10 +58,10 @@ def main() -> None:
     if session is None:
         return
     for line in requests:
-        query = decode_request(line)
-        assert isinstance(query, Query), "after the boot, only queries"
+        request = decode_request(line)
+        assert not isinstance(request, Boot), "one boot only"
         try:
-            reply = session.safe_answer(query.sql)
+            reply = session.safe_answer(request)
         except MemoryError:
             # Python's own heap is exhausted under the address-space cap, and would stay so for the next queries:
             # say why, then exit, so that the parent starts a fresh worker for the next one.
@@ -54,6 +74,7 @@ class _Session:
     def __init__(self, boot: Boot) -> None:
         self.table = boot.table
         self.limits = boot.limits
+        self._profile: TableProfile | None = None
         work_dir = Path(boot.work_dir)
         data_paths = [p for p in (boot.csv_path, boot.database) if p]
         self.host_paths = HostPathNet([*boot.host_paths, str(work_dir), *data_paths])
@@ -75,18 +96,22 @@ class _Session:
     def policy(self) -> QueryPolicy:
         return QueryPolicy.for_connection(self.con, self.table.table, self.table.table_names)
 
-    def safe_answer(self, sql: str) -> str:
+    def safe_answer(self, request: Request) -> str:
         """The answer as its JSON line, unless it carries one of this run's paths in any encoding (the net under
         the guard); serialised once, for the check and the reply alike."""
-        reply = encode(self.answer(sql))
-        if self.host_paths.catches(reply, known=sql):
+        known = request.sql if isinstance(request, Query) else ""
+        reply = encode(self.answer(request))
+        if self.host_paths.catches(reply, known=known):
             print("refused a reply that carried a host path", file=sys.stderr)
             return encode(Failure.of(QueryRejected(_LEAK_MESSAGE)))
         return reply
 
-    def answer(self, sql: str) -> Reply:
+    def answer(self, request: Request) -> Reply:
         try:
-            result = run_query(self.con, sql, self.policy, self.limits)
+            if isinstance(request, Describe):
+                return Profiled(self.profile(self.limits.interrupt_seconds))
+            assert isinstance(request, Query), "after the boot, only queries and descriptions"
+            return self.rows(request.sql)
         except SearchError as error:
             return Failure.of(error)
         except MemoryError:
@@ -94,7 +119,37 @@ class _Session:
         except Exception:
             traceback.print_exc()
             return Failure.of(QueryFailed("クエリの実行中に内部エラーが起きました。"))
-        return Rows(result.columns, result.rows, result.truncated)
+
+    def rows(self, sql: str) -> Rows:
+        started = time.monotonic()
+        result = run_query(self.con, sql, self.policy, self.limits)
+        if result.rows or not result.columns:
+            return Rows(result.columns, result.rows, result.truncated)
+        remaining = self.limits.interrupt_seconds - (time.monotonic() - started)
+        return Rows(result.columns, result.rows, result.truncated, self.hints(sql, remaining))
+
+    def hints(self, sql: str, seconds: float) -> list[dict[str, object]]:
+        """What the fields `sql` tests hold, within `seconds`; nothing if that is not enough (the answer stands)."""
+        try:
+            profile = self.profile(seconds)
+            with WATCHDOG.deadline(self.con, seconds):
+                tested = conditions(self.con, sql, {c.name for c in self.table.columns})
+        except (QueryAborted, duckdb.Error):
+            return []
+        json_columns = {c.name for c in self.table.columns if c.is_json}
+        return [hint.to_dict() for hint in value_hints(tested, profile, json_columns)]
+
+    def profile(self, seconds: float) -> TableProfile:
+        """The data's profile, built on first use within `seconds` and kept: the data of a worker never changes."""
+        if self._profile is None:
+            if seconds <= 0:
+                raise QueryAborted(_PROFILE_TIMEOUT)
+            try:
+                with WATCHDOG.deadline(self.con, seconds):
+                    self._profile = build_profile(self.con, self.table)
+            except duckdb.InterruptException:
+                raise QueryAborted(_PROFILE_TIMEOUT) from None
+        return self._profile
 
 
 def _open_session(boot: Boot, replies: IO[bytes]) -> _Session | None:

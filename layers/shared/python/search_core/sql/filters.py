@@ -1,0 +1,202 @@
+"""What a query filters on, read from DuckDB's own parse: the fields its conditions test and the literals they test
+them against, and the fields it converts to another type.
+
+>>> import duckdb
+>>> con = duckdb.connect()
+>>> sql = "SELECT * FROM events WHERE target_audience LIKE '%ファミリー%' AND location->>'venue' IN ('森美術館', 'x')"
+>>> [(f.column, f.key, f.literals) for f in conditions(con, sql, {"target_audience", "location"})]
+[('target_audience', None, ('%ファミリー%',)), ('location', 'venue', ('森美術館', 'x'))]
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Iterator
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    import duckdb
+
+# Functions whose first argument is tested against the literal(s) that follow it.
+_MATCHERS = {
+    "~~": "LIKE",
+    "~~*": "ILIKE",
+    "like_escape": "LIKE",
+    "ilike_escape": "ILIKE",
+    "contains": "contains",
+    "starts_with": "starts_with",
+    "prefix": "starts_with",
+    "ends_with": "ends_with",
+    "suffix": "ends_with",
+    "regexp_matches": "regexp",
+    "regexp_full_match": "regexp",
+    "~": "regexp",
+    "list_contains": "contains",
+    "list_has": "contains",
+    "array_contains": "contains",
+    "json_contains": "contains",
+}
+_COMPARISONS = {
+    "COMPARE_EQUAL": "=",
+    "COMPARE_GREATERTHAN": ">",
+    "COMPARE_GREATERTHANOREQUALTO": ">=",
+    "COMPARE_LESSTHAN": "<",
+    "COMPARE_LESSTHANOREQUALTO": "<=",
+}
+# Calls that change a value's spelling but not which field it comes from.
+_TRANSPARENT = {"lower", "upper", "lcase", "ucase", "trim", "ltrim", "rtrim", "strip_accents", "nfc_normalize"}
+_JSON_GETTERS = {"->>", "->", "json_extract_string", "json_extract", "json_value"}
+_KEY_PATH = re.compile(r'^\$\.(?:"([^"]+)"|([^.\[\]"]+))$')
+
+
+@dataclass(frozen=True)
+class Condition:
+    """`column` (or its JSON key `key`) tested by `operator` against `literals`, as written in the query."""
+
+    column: str
+    key: str | None
+    operator: str
+    literals: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class Conversion:
+    """`column` (or its JSON key) converted to `type` by a CAST (not TRY_CAST) in the query."""
+
+    column: str
+    key: str | None
+    type: str
+
+
+def conditions(con: duckdb.DuckDBPyConnection, sql: str, columns: set[str]) -> list[Condition]:
+    """Every condition of `sql` (anywhere: WHERE, JOIN ON, subqueries) that tests one of `columns` against literals;
+    each (field, operator) once."""
+    found: dict[tuple[str, str | None, str], Condition] = {}
+    for node in _nodes(_parse(con, sql)):
+        condition = _condition(node, columns)
+        if condition is not None:
+            found.setdefault((condition.column, condition.key, condition.operator), condition)
+    return list(found.values())
+
+
+def conversions(con: duckdb.DuckDBPyConnection, sql: str, columns: set[str]) -> list[Conversion]:
+    """Every CAST of one of `columns` (or a JSON key of one) in `sql`."""
+    found: dict[tuple[str, str | None, str], Conversion] = {}
+    for node in _nodes(_parse(con, sql)):
+        if node.get("class") == "CAST" and not node.get("try_cast"):
+            field = _field(node.get("child"), columns)
+            type_name = _type_name(node)
+            if field is not None and type_name:
+                found.setdefault((*field, type_name), Conversion(*field, type_name))
+    return list(found.values())
+
+
+def _parse(con: duckdb.DuckDBPyConnection, sql: str) -> Any:
+    row = con.execute("SELECT json_serialize_sql(?)", [sql]).fetchone()
+    parsed = json.loads(row[0]) if row else {}
+    return [] if parsed.get("error") else parsed.get("statements", [])
+
+
+def _nodes(tree: Any) -> Iterator[dict[str, Any]]:
+    """Every object in the parse tree, depth first in the query's order (iteratively: a deep query must not exhaust
+    the stack)."""
+    stack = [tree]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, dict):
+            yield item
+            stack.extend(reversed(item.values()))
+        elif isinstance(item, list):
+            stack.extend(reversed(item))
+
+
+def _condition(node: dict[str, Any], columns: set[str]) -> Condition | None:
+    kind = node.get("class")
+    if kind == "FUNCTION" and node.get("function_name") in _MATCHERS:
+        target, *tested = _arguments(node)
+        operator = _MATCHERS[node["function_name"]]
+    elif kind == "COMPARISON" and node.get("type") in _COMPARISONS:
+        target, tested, operator = node.get("left"), [node.get("right")], _COMPARISONS[node["type"]]
+        if _field(target, columns) is None:  # a literal on the left: 'x' = column
+            target, tested = node.get("right"), [node.get("left")]
+    elif kind == "OPERATOR" and node.get("type") == "COMPARE_IN":
+        target, *tested = node.get("children") or [None]
+        operator = "IN"
+    elif kind == "BETWEEN":
+        target, tested, operator = node.get("input"), [node.get("lower"), node.get("upper")], "BETWEEN"
+    else:
+        return None
+    field = _field(target, columns)
+    literals = tuple(text for text in (_literal(t) for t in tested) if text is not None)
+    if field is None or not literals or len(literals) != len(tested):
+        return None
+    return Condition(field[0], field[1], operator, literals)
+
+
+def _field(node: Any, columns: set[str]) -> tuple[str, str | None] | None:
+    """(column, JSON key or None) that `node` reads, through lower()/trim()/CAST and JSON getters."""
+    while isinstance(node, dict):
+        kind = node.get("class")
+        if kind == "COLUMN_REF":
+            name = (node.get("column_names") or [""])[-1]
+            return (name, None) if name in columns else None
+        if kind == "CAST":
+            node = node.get("child")
+            continue
+        if kind != "FUNCTION":
+            return None
+        name, arguments = node.get("function_name"), _arguments(node)
+        if name in _TRANSPARENT and len(arguments) == 1:
+            node = arguments[0]
+            continue
+        if name in _JSON_GETTERS and len(arguments) == 2:
+            column = _field(arguments[0], columns)
+            path = _literal(arguments[1])
+            if column is None or column[1] is not None or path is None:
+                return None
+            return column[0], _key_of(path)
+        return None
+    return None
+
+
+def _key_of(path: str) -> str | None:
+    """The top-level key a JSON path names ('venue', '$.venue', '$."venue"'); None for any other path.
+
+    >>> _key_of("venue"), _key_of('$."会場"'), _key_of("$[*]")
+    ('venue', '会場', None)
+    """
+    if not path.startswith("$"):
+        return path
+    match = _KEY_PATH.match(path)
+    return (match.group(1) or match.group(2)) if match else None
+
+
+def _arguments(node: dict[str, Any]) -> list[Any]:
+    """A call's arguments, as DuckDB 2 (`arguments` with `expression`) and 1.x (`children`) serialise them."""
+    if "arguments" in node:
+        return [argument.get("expression") for argument in node["arguments"]]
+    return list(node.get("children") or [])
+
+
+def _literal(node: Any) -> str | None:
+    """The text of a constant, through CASTs (DATE '2025-10-01'); None for anything else."""
+    while isinstance(node, dict) and node.get("class") == "CAST":
+        node = node.get("child")
+    if not isinstance(node, dict) or node.get("class") != "CONSTANT":
+        return None
+    if "literal" in node:
+        text = node["literal"].get("text")
+    else:
+        value = node.get("value") or {}
+        text = None if value.get("is_null") else value.get("value")
+    return None if text is None else str(text)
+
+
+def _type_name(node: dict[str, Any]) -> str | None:
+    expression = node.get("type_expr") or {}
+    if expression.get("type_name"):
+        return str(expression["type_name"]).upper()
+    cast_type = node.get("cast_type") or {}
+    return str(cast_type.get("id")) if cast_type.get("id") else None
