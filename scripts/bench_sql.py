@@ -82,7 +82,7 @@ BENCHES = {
         "search_stores/parking_family.json",
         {
             "parking + family (JSON-in-text LIKE)": "SELECT store_name, facilities FROM stores "
-            "WHERE facilities LIKE '%駐車場%' AND target_audience LIKE '%ファミリー%'",
+            "WHERE facilities LIKE '%駐車場%' AND target_audience LIKE '%家族%'",
             "cafés open Sat 8:30 (hours macro)": "SELECT store_name FROM stores WHERE category = 'カフェ' "
             "AND is_open_at(opening_hours, TIMESTAMP '2025-10-04 08:30')",
             "count by category (aggregate)": "SELECT category, count(*) AS n FROM stores GROUP BY category "
@@ -286,7 +286,7 @@ def warm(bench: Bench, csv_path: Path, uri: str, rows: int, repeat: int) -> list
             # For "where the time goes": the guard alone (text check and plan authorisation), and guard + deadline +
             # query + value shaping in-process.
             "guard": lambda sql=sql: authorize(direct, sql, policy, limits),
-            "in_process": lambda sql=sql: run_query(direct, sql, policy, limits),
+            "in_process": lambda sql=sql: run_query(direct, sql, policy, limits, bench.spec),
         }
         interleaved(calls, 3)  # the first call fetches, boots the worker and loads
         samples = interleaved(calls, repeat)

@@ -164,11 +164,22 @@ def data_bucket(aws: Any) -> str:
     return bucket
 
 
-def open_dataset_sandbox(name: str, work_dir: Path, csv_path: Path | None = None) -> Any:
-    """An in-process locked connection on a dataset: the worker's connection, without the worker."""
+# The moment the bundled sample describes (a Sunday among its events): what "now" is for examples that ask it.
+SAMPLE_NOW = "2025-10-05 12:00"
+
+
+def open_dataset_sandbox(name: str, work_dir: Path, csv_path: Path | None = None, now: str | None = None) -> Any:
+    """An in-process locked connection on a dataset: the worker's connection, without the worker. With `now`, the
+    clock macros (and all that use them) read that JST moment instead of the real one."""
     spec = SQL_DATASETS[name]
     path = csv_path or DATA_DIR / spec.file_name
-    return open_sandbox(TEST_LIMITS, work_dir, lambda con: load_dataset(con, spec, path))
+
+    def load(con: Any) -> None:
+        load_dataset(con, spec, path)
+        if now is not None:
+            con.execute(f"CREATE OR REPLACE MACRO jst_now() AS TIMESTAMP '{now}'")
+
+    return open_sandbox(TEST_LIMITS, work_dir, load)
 
 
 @pytest.fixture
@@ -178,4 +189,4 @@ def sandbox(tmp_path: Path) -> Callable[..., Any]:
 
 def query_sandbox(con: Any, spec: DatasetSpec, sql: str, limits: QueryLimits = TEST_LIMITS) -> QueryResult:
     """`sql` through every in-process layer (text, plan, bounds) on a sandbox of `spec`, as the worker runs it."""
-    return run_query(con, sql, QueryPolicy.for_connection(con, spec.table, spec.table_names), limits)
+    return run_query(con, sql, QueryPolicy.for_connection(con, spec.table, spec.table_names), limits, spec)

@@ -8,6 +8,7 @@ from pathlib import Path
 import duckdb
 import pytest
 
+from search_core.datasets.events import EVENTS
 from search_core.errors import QueryFailed, QueryRejected, SearchError
 from search_core.sql.execute import run_query
 from search_core.sql.policy import QueryPolicy
@@ -27,7 +28,7 @@ def policy(con: duckdb.DuckDBPyConnection) -> QueryPolicy:
 
 
 def run(con: duckdb.DuckDBPyConnection, policy: QueryPolicy, sql: str) -> QueryResult:
-    return run_query(con, sql, policy, TEST_LIMITS)
+    return run_query(con, sql, policy, TEST_LIMITS, EVENTS)
 
 
 @pytest.mark.parametrize(

@@ -4,14 +4,16 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 import pytest
 
 from search_core.catalogue import SQL_DATASETS
-from search_core.datasets.spec import DatasetSpec, shown_type
+from search_core.datasets.spec import Column, DatasetSpec, shown_type
 from search_core.sql.limits import QueryLimits
-from tests.conftest import query_sandbox
+from search_core.sql.profile import build_profile
+from tests.conftest import SAMPLE_NOW, open_dataset_sandbox, query_sandbox
 
 SPECS = list(SQL_DATASETS.values())
 
@@ -21,6 +23,7 @@ def test_the_sql_description_lists_every_column_with_its_type(spec: DatasetSpec)
     text = spec.sql_query_description()
     for column in spec.columns:
         assert f"- {column.name} ({shown_type(column)}): {column.description}" in text
+        assert all(f'"{value}"' in text for value in column.examples)
 
 
 @pytest.mark.parametrize("spec", SPECS, ids=lambda s: s.name)
@@ -39,13 +42,29 @@ def test_descriptions_hold_nothing_that_changes_with_the_data(spec: DatasetSpec)
 
 
 @pytest.mark.parametrize(
-    ("spec", "example"), [(s, e) for s in SPECS for e in s.examples], ids=lambda v: getattr(v, "question", "")
+    ("spec", "sql"),
+    [(s, e.sql) for s in SPECS for e in s.examples] + [(s, m.example) for s in SPECS for m in s.macros],
+    ids=lambda v: v if isinstance(v, str) else v.name,
 )
-def test_every_example_runs_on_the_sample_data(
-    sandbox: Callable[..., Any], test_limits: QueryLimits, spec: DatasetSpec, example: Any
+def test_every_example_query_and_macro_example_returns_rows_on_the_sample(
+    tmp_path: Path, spec: DatasetSpec, sql: str
 ) -> None:
-    result = query_sandbox(sandbox(spec.name), spec, example.sql, test_limits)
-    assert result.columns
+    con = open_dataset_sandbox(spec.name, tmp_path, now=SAMPLE_NOW)
+    assert query_sandbox(con, spec, sql).rows
+
+
+@pytest.mark.parametrize(("spec", "column"), [(s, c) for s in SPECS for c in s.columns if c.examples])
+def test_every_example_value_occurs_in_the_sample(tmp_path: Path, spec: DatasetSpec, column: Column) -> None:
+    profile = build_profile(open_dataset_sandbox(spec.name, tmp_path), spec)
+    fields = [f for f in profile.fields if f.column == column.name]
+    present = {value for field in fields for value, _ in field.values}
+    assert all(field.complete for field in fields)  # every value of the sample is in hand
+    assert set(column.examples) <= present, set(column.examples) - present
+
+
+@pytest.mark.parametrize("spec", SPECS, ids=lambda s: s.name)
+def test_every_macro_has_a_worked_example_that_calls_it(spec: DatasetSpec) -> None:
+    assert all(f"{macro.name}(" in macro.example for macro in spec.macros)
 
 
 def test_examples_answer_the_issue_questions(sandbox: Callable[..., Any], test_limits: QueryLimits) -> None:

@@ -9,10 +9,12 @@ JST_NOW = Macro(
     signature="jst_now()",
     body="make_timestamp(epoch_us(now())) + INTERVAL 9 HOUR",
     description="現在の日本時間（TIMESTAMP）",
+    example="SELECT jst_now() AS now, dayname(jst_now()) AS weekday",
 )
 JST_TODAY = Macro(
     signature="jst_today()",
     body="CAST(jst_now() AS DATE)",
     description="今日の日付（日本時間、DATE）",
+    example="SELECT jst_today() + INTERVAL 7 DAY AS one_week_later",
 )
 JST_MACROS = (JST_NOW, JST_TODAY)

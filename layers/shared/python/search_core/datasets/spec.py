@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass
 
 from search_core.datasets.clock import JST_MACROS
@@ -81,11 +82,10 @@ class DatasetSpec(TableSpec):
                 "規則: SELECT 文を 1 つだけ（WITH ... SELECT、FROM 始まりも可）。変更系の文、ファイル・ネットワーク"
                 f"の読み取り、設定変更はできません。返るのは最大 {MAX_ROWS} 行（LIMIT がなければ {MAX_ROWS} 行に"
                 "切り詰め、truncated=true）。集計は全行に対して行われます。長い値は「…（省略）」付きで切り詰めます。",
+                f"値の表記（呼び方）や形式が分からないときは先に {self.profile_operation} で実際の値を見る。"
+                "該当がない応答には、条件の列に実際にある値（hints）が付く。",
                 "列:",
-                *(
-                    f"- {c.name} ({'JSON 文字列' if c.type == 'JSON' else c.type}): {c.description}"
-                    for c in self.columns
-                ),
+                *(f"- {c.name} ({shown_type(c)}): {c.description}{_examples_of(c)}" for c in self.columns),
                 *self._json_lines(),
                 *self._macro_lines(),
                 "例:",
@@ -105,4 +105,17 @@ class DatasetSpec(TableSpec):
     def _macro_lines(self) -> list[str]:
         if not self.macros:
             return []
-        return ["マクロ（時刻はすべて日本時間 JST）:", *(f"- {m.signature}: {m.description}" for m in self.macros)]
+        return [
+            "マクロ（時刻はすべて日本時間 JST）:",
+            *(f"- {m.signature}: {m.description}。例: {m.example}" for m in self.macros),
+        ]
+
+
+def _examples_of(column: Column) -> str:
+    """
+    >>> _examples_of(Column("tags", "JSON", "配列", examples=("家族", "子供")))
+    '（値の例: "家族", "子供"）'
+    """
+    if not column.examples:
+        return ""
+    return "（値の例: " + ", ".join(json.dumps(v, ensure_ascii=False) for v in column.examples) + "）"

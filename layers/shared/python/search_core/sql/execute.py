@@ -16,12 +16,14 @@ import duckdb
 from search_core.errors import QueryAborted, QueryFailed, QueryRejected, SearchError
 from search_core.responses import BUDGET_BYTES, REPLY_BUDGET_BYTES, fit_rows
 from search_core.scrub import scrub_paths
+from search_core.sql.explain import explain, short
 from search_core.sql.guard import check_text, single_select
 from search_core.sql.limits import QueryLimits
 from search_core.sql.plan import authorize_plan
 from search_core.sql.policy import QueryPolicy
 from search_core.sql.quoting import quote_identifier
 from search_core.sql.result import QueryResult
+from search_core.sql.table import TableSpec
 from search_core.sql.values import Clipper
 from search_core.sql.watchdog import WATCHDOG
 
@@ -29,8 +31,11 @@ _MISSING_TABLE = re.compile(r"Table with name (.+?) does not exist")
 _MISSING_TABLE_FUNCTION = re.compile(r'Table Function with name "?([\w.]+?)"? (?:does not exist|is not in the catalog)')
 
 
-def run_query(con: duckdb.DuckDBPyConnection, sql: str, policy: QueryPolicy, limits: QueryLimits) -> QueryResult:
-    """Guard, bound and run `sql`; raise QueryRejected, QueryFailed or QueryAborted with a Japanese message."""
+def run_query(
+    con: duckdb.DuckDBPyConnection, sql: str, policy: QueryPolicy, limits: QueryLimits, table: TableSpec
+) -> QueryResult:
+    """Guard, bound and run `sql` over `table`; raise QueryRejected, QueryFailed or QueryAborted with a Japanese
+    message."""
     try:
         with WATCHDOG.deadline(con, limits.interrupt_seconds):
             bounded = authorize(con, sql, policy, limits)
@@ -44,7 +49,7 @@ def run_query(con: duckdb.DuckDBPyConnection, sql: str, policy: QueryPolicy, lim
             rows = cursor.fetchmany(limits.max_rows + 1)
     except duckdb.ParserException as error:
         single_select(sql)  # not one query: that is the clearer reason
-        raise QueryRejected(f"SQL の構文エラー: {scrub_paths(str(error))}") from None
+        raise QueryRejected(short(f"SQL の構文エラー: {scrub_paths(str(error))}")) from None
     except duckdb.PermissionException:
         raise QueryRejected(f"ファイル・ネットワーク・設定は読めません。{policy.tables_hint}") from None
     except duckdb.CatalogException as error:
@@ -54,7 +59,7 @@ def run_query(con: duckdb.DuckDBPyConnection, sql: str, policy: QueryPolicy, lim
     except duckdb.OutOfMemoryException:
         raise QueryAborted(limits.memory_message) from None
     except duckdb.Error as error:
-        raise QueryFailed(f"SQL の実行エラー: {scrub_paths(str(error))}") from None
+        raise _explained(con, sql, error, table, limits) from None
     clipper = Clipper(limits.max_cell_chars)
     kept = rows[: limits.max_rows]
     # Each row gets its share of what a response can hold (a character takes at least a byte), so one huge value
@@ -74,6 +79,18 @@ def authorize(con: duckdb.DuckDBPyConnection, sql: str, policy: QueryPolicy, lim
     bounded = f"SELECT * FROM (\n{statement}\n) LIMIT {limits.max_rows + 1}"
     authorize_plan(con, bounded, policy)
     return bounded
+
+
+def _explained(
+    con: duckdb.DuckDBPyConnection, sql: str, error: duckdb.Error, table: TableSpec, limits: QueryLimits
+) -> SearchError:
+    """The error told with the way forward, which may look at the data (a value that would not convert) within a
+    quarter of the query's time; DuckDB's own first sentence if that fails."""
+    try:
+        with WATCHDOG.deadline(con, limits.interrupt_seconds / 4):
+            return explain(con, sql, error, table)
+    except duckdb.Error:
+        return QueryFailed(short(f"SQL の実行エラー: {scrub_paths(str(error)).splitlines()[0]}"))
 
 
 def _within_reply_budget(columns: list[str], rows: list[list[Any]]) -> tuple[list[list[Any]], bool]:
@@ -100,7 +117,7 @@ def _unknown_name(error: duckdb.CatalogException, policy: QueryPolicy) -> Search
         return QueryFailed(f"テーブル {scrub_paths(table.group(1))[:100]} はありません。{policy.tables_hint}")
     if function:
         return policy.refusal(function.group(1), table_function=True)
-    return QueryFailed(f"SQL の実行エラー: {scrub_paths(str(error))}")
+    return QueryFailed(short(f"SQL の実行エラー: {scrub_paths(str(error))}"))
 
 
 def _has_time_zone(type_code: object) -> bool:

@@ -45,7 +45,7 @@ def check_text(sql: str, policy: QueryPolicy) -> str:
     # `SELECT * FROM (...)`, which only a query survives. DuckDB's statement splitter runs only when needed.
     simple = ";" not in sql and 0 < len(sql) <= MAX_SQL_CHARS and _QUERY_START.match(sql)
     statement = sql.strip() if simple else single_select(sql)
-    code = _without_literals(statement)
+    code = without_literals(statement)
     called = _denied_call(policy.denied_calls).search(code)
     if called:
         raise policy.refusal(called.group(1).strip('"').lower())
@@ -103,10 +103,10 @@ def _statement_kind(statement: duckdb.Statement) -> str:
         return "この種類の"
 
 
-def _without_literals(sql: str) -> str:
+def without_literals(sql: str) -> str:
     """`sql` with string literals and comments blanked out, so that only code is searched.
 
-    >>> _without_literals("SELECT '無料(' -- x(\\n, f(1)").split()
+    >>> without_literals("SELECT '無料(' -- x(\\n, f(1)").split()
     ['SELECT', ',', 'f(1)']
     """
     raw = sql.encode()  # the tokenizer gives byte offsets

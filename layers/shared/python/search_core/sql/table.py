@@ -18,12 +18,15 @@ PREPARED_LAYOUT = "the table alone, v2"
 
 @dataclass(frozen=True)
 class Column:
-    """A column as the agent sees it. `expression` is set for helper columns computed at load time."""
+    """A column as the agent sees it. `expression` is set for helper columns computed at load time; `examples` are
+    values the column holds (a JSON array's elements, a JSON object's values), shown to the agent and checked
+    against the bundled sample data."""
 
     name: str
     type: str
     description: str
     expression: str | None = None
+    examples: tuple[str, ...] = ()
 
     @property
     def is_text(self) -> bool:
@@ -41,11 +44,13 @@ class Column:
 
 @dataclass(frozen=True)
 class Macro:
-    """A SQL macro installed in the sandbox before it is locked."""
+    """A SQL macro installed in the sandbox before it is locked, with a worked example (a query that returns rows
+    on the bundled sample data) for the agent."""
 
     signature: str
     body: str
     description: str
+    example: str = ""
 
     @property
     def name(self) -> str:
@@ -98,7 +103,7 @@ class TableSpec:
         """
         return TableSpec(
             name=data["name"],
-            columns=tuple(Column(**column) for column in data["columns"]),
+            columns=tuple(Column(**{**c, "examples": tuple(c.get("examples", ()))}) for c in data["columns"]),
             macros=tuple(Macro(**macro) for macro in data["macros"]),
         )
 

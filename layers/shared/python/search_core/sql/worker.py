@@ -122,7 +122,7 @@ class _Session:
 
     def rows(self, sql: str) -> Rows:
         started = time.monotonic()
-        result = run_query(self.con, sql, self.policy, self.limits)
+        result = run_query(self.con, sql, self.policy, self.limits, self.table)
         if result.rows or not result.columns:
             return Rows(result.columns, result.rows, result.truncated)
         remaining = self.limits.interrupt_seconds - (time.monotonic() - started)
