@@ -55,6 +55,18 @@ def test_a_date_outside_the_data_gets_its_range(functions: dict[str, ModuleType]
     assert hint["field"] == "start_date" and hint["maximum"] < "2031-01-01"
 
 
+def test_a_computed_value_gets_the_values_it_takes(functions: dict[str, ModuleType]) -> None:
+    sql = "SELECT event_name FROM events WHERE dayname(start_date) = '日曜日'"
+    [hint] = body_of(ask(functions, sql_event("search_events", sql)))["hints"]
+    assert hint["field"] == "dayname(start_date)" and hint["matched"] is False and "Sunday" in hint["values"]
+
+
+def test_a_computed_value_is_asked_through_the_guard(functions: dict[str, ModuleType]) -> None:
+    sql = "SELECT * FROM events WHERE concat(event_name, current_setting('temp_directory')) = 'x'"
+    response = ask(functions, sql_event("search_events", sql))
+    assert status_of(response) == 400 and "current_setting" in body_of(response)["error"]
+
+
 def test_no_rows_without_a_tested_field_points_to_the_profile(functions: dict[str, ModuleType]) -> None:
     body = body_of(ask(functions, sql_event("search_events", "SELECT * FROM events LIMIT 0")))
     assert body["count"] == 0 and "hints" not in body and "profileEvents" in body["message"]

@@ -40,6 +40,16 @@ def test_the_tested_field_and_literal_are_read_from_the_parse(
     assert [(c.column, c.key, c.operator, c.literals) for c in found] == [expected]
 
 
+def test_a_condition_on_a_computed_value_keeps_its_text(sandbox: Callable[..., Any]) -> None:
+    sql = "SELECT 'あ' FROM stores WHERE '日曜' = strftime(CAST(extracted_at AS TIMESTAMP), '%A') AND upper(1) = '1'"
+    [found] = conditions(sandbox("stores"), sql, STORE_COLUMNS)
+    assert (found.column, found.computed, found.literals) == (
+        "strftime(CAST(extracted_at AS TIMESTAMP), '%A')",
+        True,
+        ("日曜",),
+    )
+
+
 def test_conditions_in_subqueries_count_and_unknown_names_do_not(sandbox: Callable[..., Any]) -> None:
     sql = "WITH x AS (SELECT * FROM stores WHERE category = 'カフェ') SELECT * FROM x WHERE nickname = 'a'"
     assert [c.column for c in conditions(sandbox("stores"), sql, STORE_COLUMNS)] == ["category"]

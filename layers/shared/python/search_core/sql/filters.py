@@ -53,12 +53,15 @@ _KEY_PATH = re.compile(r'^\$\.(?:"([^"]+)"|([^.\[\]"]+))$')
 
 @dataclass(frozen=True)
 class Condition:
-    """`column` (or its JSON key `key`) tested by `operator` against `literals`, as written in the query."""
+    """`column` (or its JSON key `key`) tested by `operator` against `literals`, as written in the query. A condition
+    on a computed value (`dayname(start_date) = '日曜日'`) is `computed`, and `column` then holds that expression's
+    text."""
 
     column: str
     key: str | None
     operator: str
     literals: tuple[str, ...]
+    computed: bool = False
 
 
 @dataclass(frozen=True)
@@ -74,8 +77,9 @@ def conditions(con: duckdb.DuckDBPyConnection, sql: str, columns: set[str]) -> l
     """Every condition of `sql` (anywhere: WHERE, JOIN ON, subqueries) that tests one of `columns` against literals;
     each (field, operator) once."""
     found: dict[tuple[str, str | None, str], Condition] = {}
+    source = sql.encode()
     for node in _nodes(_parse(con, sql)):
-        condition = _condition(node, columns)
+        condition = _condition(node, columns, source)
         if condition is not None:
             found.setdefault((condition.column, condition.key, condition.operator), condition)
     return list(found.values())
@@ -112,14 +116,14 @@ def _nodes(tree: Any) -> Iterator[dict[str, Any]]:
             stack.extend(reversed(item))
 
 
-def _condition(node: dict[str, Any], columns: set[str]) -> Condition | None:
+def _condition(node: dict[str, Any], columns: set[str], source: bytes) -> Condition | None:
     kind = node.get("class")
     if kind == "FUNCTION" and node.get("function_name") in _MATCHERS:
         target, *tested = _arguments(node)
         operator = _MATCHERS[node["function_name"]]
     elif kind == "COMPARISON" and node.get("type") in _COMPARISONS:
         target, tested, operator = node.get("left"), [node.get("right")], _COMPARISONS[node["type"]]
-        if _field(target, columns) is None:  # a literal on the left: 'x' = column
+        if _literal(target) is not None:  # a literal on the left: 'x' = column
             target, tested = node.get("right"), [node.get("left")]
     elif kind == "OPERATOR" and node.get("type") == "COMPARE_IN":
         target, *tested = node.get("children") or [None]
@@ -130,9 +134,25 @@ def _condition(node: dict[str, Any], columns: set[str]) -> Condition | None:
         return None
     field = _field(target, columns)
     literals = tuple(text for text in (_literal(t) for t in tested) if text is not None)
-    if field is None or not literals or len(literals) != len(tested):
+    if not literals or len(literals) != len(tested):
         return None
-    return Condition(field[0], field[1], operator, literals)
+    if field is not None:
+        return Condition(field[0], field[1], operator, literals)
+    expression = _computed_text(target, columns, source)
+    return None if expression is None else Condition(expression, None, operator, literals, computed=True)
+
+
+def _computed_text(node: Any, columns: set[str], source: bytes) -> str | None:
+    """The query's own text of a call that reads one of `columns` (`dayname(start_date)`), or None."""
+    if not isinstance(node, dict) or node.get("class") != "FUNCTION":
+        return None
+    if not any(_field(inner, columns) for inner in _nodes(_arguments(node))):
+        return None
+    start, length = node.get("query_location"), node.get("query_location_length")
+    if not isinstance(start, int) or not isinstance(length, int) or not 0 < length <= 500:
+        return None
+    text = source[start : start + length].decode(errors="replace").strip()
+    return text if text.count("(") == text.count(")") and text.endswith(")") else None
 
 
 def _field(node: Any, columns: set[str]) -> tuple[str, str | None] | None:

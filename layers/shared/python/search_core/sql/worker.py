@@ -13,6 +13,7 @@ import resource
 import sys
 import time
 import traceback
+from dataclasses import replace
 from functools import cached_property
 from pathlib import Path
 from typing import IO
@@ -23,10 +24,10 @@ from search_core.errors import DataUnavailable, QueryAborted, QueryFailed, Query
 from search_core.scrub import HostPathNet
 from search_core.sql.execute import run_query
 from search_core.sql.filters import conditions
-from search_core.sql.hints import value_hints
+from search_core.sql.hints import MAX_HINTS, value_hints
 from search_core.sql.loading import attach_dataset_file, load_dataset, write_dataset_file
 from search_core.sql.policy import QueryPolicy
-from search_core.sql.profile import TableProfile, build_profile
+from search_core.sql.profile import VALUE_CHARS, FieldProfile, TableProfile, build_profile
 from search_core.sql.protocol import (
     Boot,
     Describe,
@@ -40,6 +41,7 @@ from search_core.sql.protocol import (
     decode_request,
     encode,
 )
+from search_core.sql.quoting import quote_identifier
 from search_core.sql.sandbox import connect_bounded, open_sandbox
 from search_core.sql.watchdog import WATCHDOG
 
@@ -130,14 +132,36 @@ class _Session:
 
     def hints(self, sql: str, seconds: float) -> list[dict[str, object]]:
         """What the fields `sql` tests hold, within `seconds`; nothing if that is not enough (the answer stands)."""
+        deadline = time.monotonic() + seconds
         try:
             profile = self.profile(seconds)
-            with WATCHDOG.deadline(self.con, seconds):
+            with WATCHDOG.deadline(self.con, deadline - time.monotonic()):
                 tested = conditions(self.con, sql, {c.name for c in self.table.columns})
         except (QueryAborted, duckdb.Error):
             return []
+        computed = [self.computed_values(c.column, deadline) for c in tested if c.computed][:MAX_HINTS]
+        profile = replace(profile, fields=profile.fields + tuple(f for f in computed if f is not None))
         json_columns = {c.name for c in self.table.columns if c.is_json}
         return [hint.to_dict() for hint in value_hints(tested, profile, json_columns)]
+
+    def computed_values(self, expression: str, deadline: float) -> FieldProfile | None:
+        """The most frequent values of an expression the query tested (`dayname(start_date)`), asked as any query
+        is: the expression is the agent's text, so it passes the same guard, plan check and bounds."""
+        remaining = deadline - time.monotonic()
+        if remaining <= 0:
+            return None
+        table = quote_identifier(self.table.table)
+        sql = f"SELECT CAST(({expression}) AS VARCHAR) AS v, count(*) AS n FROM {table} GROUP BY v ORDER BY n DESC, v"
+        try:  # run_query interrupts at 3/4 of its timeout: that moment is the deadline
+            result = run_query(
+                self.con, sql, self.policy, replace(self.limits, timeout_seconds=remaining / 0.75), self.table
+            )
+        except SearchError:
+            return None
+        values = [(str(v)[:VALUE_CHARS], int(n)) for v, n in result.rows if v is not None]
+        return FieldProfile(
+            expression, None, sum(n for _, n in values), len(values), values, complete=not result.truncated
+        )
 
     def profile(self, seconds: float) -> TableProfile:
         """The data's profile, built on first use within `seconds` and kept: the data of a worker never changes."""
