@@ -55,15 +55,20 @@ def table(header: str, align: str, rows: list[list[str]]) -> list[str]:
 # ---------------------------------------------------------------- sections
 
 
+def answered(run: Run) -> list[Run]:
+    """The queries of a run that return rows (the zero-row one has its own section)."""
+    return [q for q in run["queries"] if q.get("rows") != 0]
+
+
 def targets(runs: list[Run]) -> list[str]:
     rows = []
     at_target = runs_at(runs, TARGET_ROWS)
     if at_target:
-        p50s = [q["handler"]["p50"] for run in at_target for q in run["queries"]]
-        ratios = [q["naive"]["p50"] / q["handler"]["p50"] for run in at_target for q in run["queries"]]
+        p50s = [q["handler"]["p50"] for run in at_target for q in answered(run)]
+        ratios = [q["naive"]["p50"] / q["handler"]["p50"] for run in at_target for q in answered(run)]
         colds = [run["cold"]["process_to_answer_ms"] for run in at_target]
         cold_line = cold_summary(at_target)
-        extra = [overhead(q) for run in at_target for q in run["queries"]]
+        extra = [overhead(q) for run in at_target for q in answered(run)]
         rows += [
             [f"warm p50 ≤ {WARM_P50_MS:g} ms at {TARGET_ROWS:,} rows",
              f"{ms(min(p50s))}–{ms(max(p50s))} ms over {len(p50s)} queries "
@@ -85,7 +90,7 @@ def targets(runs: list[Run]) -> list[str]:
                      f"(CSV alone: {' / '.join(f'{b:,.0f}' for b in before)} ms)",
                      met(max(after) <= PREPARED_FIRST_ANSWER_MS)])  # fmt: skip
     if large:
-        ratios = [q["handler"]["p50"] / q["direct"]["p50"] for run in large for q in run["queries"]]
+        ratios = [q["handler"]["p50"] / q["direct"]["p50"] for run in large for q in answered(run)]
         rows.append([f"≤ {LARGE_RATIO:g}× direct DuckDB at {LARGE_ROWS:,} rows",
                      f"{min(ratios):.2f}–{max(ratios):.2f}×", met(max(ratios) <= LARGE_RATIO)])  # fmt: skip
     return table("target (this machine, medians) | measured | met", "lll", rows)
@@ -108,7 +113,7 @@ def bounds(runs: list[Run]) -> list[str]:
     at_target = runs_at(runs, TARGET_ROWS)
     if not at_target:
         return []
-    queries = [q for run in at_target for q in run["queries"]]
+    queries = [q for run in at_target for q in answered(run)]
     direct = [q["direct"]["p50"] for q in queries]
     guard = statistics.median(q["guard"]["p50"] for q in queries)
     boundary = statistics.median(q["handler"]["p50"] - q["in_process"]["p50"] for q in queries)
@@ -125,6 +130,39 @@ def bounds(runs: list[Run]) -> list[str]:
         f"prepared file) and {cold['first_query_ms']:.0f} ms on the first query. "
         "On Lambda the layer's bytecode (see *Deployment size*) is what matters most.",
     ]
+
+
+def zero_row_table(runs: list[Run]) -> list[str]:
+    """What an answer without rows costs (its hints included) beside those with rows, and the profile behind it."""
+    rows = []
+    for run in runs:
+        empty = [q for q in run["queries"] if q.get("rows") == 0]
+        if not empty or "profile_ms" not in run:
+            continue
+        with_rows = statistics.median(q["handler"]["p50"] for q in answered(run))
+        rows.append([run["dataset"], f"{run['rows']:,}", ms(run["profile_ms"]), ms(empty[0]["handler"]["p50"]),
+                     ms(empty[0]["direct"]["p50"]), str(empty[0].get("hints", 0)), ms(with_rows)])  # fmt: skip
+    header = "dataset | rows | profile build ms | zero rows + hints p50 | its DuckDB alone | hints | p50 with rows"
+    return table(header, "lrrrrrr", rows)
+
+
+def before_after_table(runs: list[Run], before: list[Run]) -> list[str]:
+    """Handler p50 of each query that returns rows, in this run and in `before` (same query, dataset and size)."""
+    earlier = {(r["dataset"], r["rows"], q["label"]): q["handler"]["p50"] for r in before for q in r["queries"]}
+    pairs = [
+        (run, q, earlier[(run["dataset"], run["rows"], q["label"])])
+        for run in runs
+        for q in answered(run)
+        if (run["dataset"], run["rows"], q["label"]) in earlier
+    ]
+    if not pairs:
+        return []
+    ratios = [q["handler"]["p50"] / p50 for _, q, p50 in pairs]
+    lines = [f"Over {len(pairs)} query × size pairs: median **{statistics.median(ratios):.2f}×**, "
+             f"from {min(ratios):.2f}× to {max(ratios):.2f}×.", ""]  # fmt: skip
+    rows = [[run["dataset"], f"{run['rows']:,}", q["label"], ms(p50), ms(q["handler"]["p50"]),
+             f"{q['handler']['p50'] / p50:.2f}×"] for run, q, p50 in pairs]  # fmt: skip
+    return lines + table("dataset | rows | query | p50 before | p50 now | now / before", "llrrrr", rows)
 
 
 def warm_table(runs: list[Run], dataset: str) -> list[str]:
@@ -322,8 +360,23 @@ def memory_panel(ax: Any, runs: list[Run]) -> None:
 # ---------------------------------------------------------------- report
 
 
-def report(sql: dict[str, Any], layer: dict[str, Any] | None, cases: str | None) -> str:
+def report(
+    sql: dict[str, Any], layer: dict[str, Any] | None, cases: str | None, before: dict[str, Any] | None = None
+) -> str:
     runs, machine = sql["runs"], sql["machine"]
+
+    def before_after_section() -> list[str]:
+        if before is None:
+            return []
+        return [
+            "",
+            "Calls that return rows, against the run kept in build/bench/sql-before.json (copy a run's sql.json "
+            "there to compare with it; the previous one was made before zero-row hints existed). Runs differ in "
+            "machine load and in the generated data, which follows the bundled sample:",
+            "",
+            *before_after_table(runs, before["runs"]),
+        ]
+
     datasets = sorted({run["dataset"] for run in runs})
     lines = [
         "# Benchmarks",
@@ -361,6 +414,17 @@ def report(sql: dict[str, Any], layer: dict[str, Any] | None, cases: str | None)
         "and the response.",
         "",
         *breakdown_table(runs),
+        "",
+        "## Answers without rows",
+        "",
+        "A query that finds nothing comes back with hints: for each field its conditions test, the values really "
+        "there (or a date's range). The worker builds the data's profile once per version of the data, on the "
+        "first answer that needs it (*profile build*: `build_profile` on the same data and thread count, median of "
+        "3); after that, the hints of an empty answer are read from it. *p50 with rows* is the median of the other "
+        "queries' p50 in the same run.",
+        "",
+        *zero_row_table(runs),
+        *before_after_section(),
         "",
         "## Cold start",
         "",
@@ -430,7 +494,8 @@ def main() -> None:
     cases_path = BUILD / "cases.md"
     cases = cases_path.read_text(encoding="utf-8") if cases_path.exists() else None
     chart(sql["runs"], CHART)
-    REPORT.write_text(report(sql, read_json(BUILD / "layer.json"), cases), encoding="utf-8")
+    before = read_json(BUILD / "sql-before.json")
+    REPORT.write_text(report(sql, read_json(BUILD / "layer.json"), cases, before), encoding="utf-8")
     print(f"wrote {REPORT.relative_to(ROOT)} and {CHART.relative_to(ROOT)}")
 
 

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import argparse
 import csv
+import hashlib
 import json
 import logging
 import os
@@ -34,7 +35,7 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from tooling.local import DATA_DIR, LAYER, ROOT, LambdaContext, import_function, load_event, serve_s3
+from tooling.local import DATA_DIR, LAYER, ROOT, LambdaContext, body_of, import_function, load_event, serve_s3
 from tooling.processes import children, process_rss_mb
 
 from search_core.datasets.events import EVENTS
@@ -46,11 +47,16 @@ from search_core.sql.execute import authorize, run_query
 from search_core.sql.limits import QueryLimits
 from search_core.sql.loading import attach_dataset_file, load_dataset, write_dataset_file
 from search_core.sql.policy import QueryPolicy
+from search_core.sql.profile import build_profile
 from search_core.storage import s3
 
 BUILD = ROOT / "build" / "bench"
 # What template.yaml deploys the SQL functions with: 1,769 MB is one vCPU, so DuckDB gets one thread.
 LAMBDA_MEMORY_MB = 1769
+
+
+# The query of each dataset that finds nothing, so its answer carries hints from the data's profile.
+NO_MATCH = "no match (zero rows + hints)"
 
 
 @dataclass(frozen=True)
@@ -74,6 +80,7 @@ BENCHES = {
             "count by venue (aggregate)": "SELECT location->>'venue' AS venue, count(*) AS n FROM events "
             "GROUP BY venue ORDER BY n DESC",
             "latest (ORDER BY + LIMIT)": "SELECT event_name, start_date FROM events ORDER BY start_date DESC LIMIT 5",
+            NO_MATCH: "SELECT event_name FROM events WHERE target_audience LIKE '%ファミリー%'",
         },
     ),
     "stores": Bench(
@@ -89,6 +96,7 @@ BENCHES = {
             "ORDER BY n DESC",
             "by floor (ORDER BY + LIMIT)": "SELECT store_name, location->>'floor' AS floor FROM stores "
             "ORDER BY floor, store_name LIMIT 5",
+            NO_MATCH: "SELECT store_name FROM stores WHERE category = 'スーパー' AND facilities LIKE '%駐車場%'",
         },
     ),
 }
@@ -119,7 +127,9 @@ def generate(spec: DatasetSpec, rows: int, path: Path) -> None:
 
 
 def dataset_csv(bench: Bench, rows: int) -> Path:
-    path = BUILD / "sql" / f"{bench.spec.name}-{rows}.csv"
+    """The generated CSV, cached under a name that changes with the sample it is built from."""
+    sample = hashlib.sha256((DATA_DIR / bench.spec.file_name).read_bytes()).hexdigest()[:8]
+    path = BUILD / "sql" / f"{bench.spec.name}-{rows}-{sample}.csv"
     if not path.exists():
         path.parent.mkdir(parents=True, exist_ok=True)
         generate(bench.spec, rows, path)
@@ -267,7 +277,8 @@ def _one_cold_start(probe: str, env: dict[str, str], one_cpu: bool) -> dict[str,
 # ---------------------------------------------------------------- warm
 
 
-def warm(bench: Bench, csv_path: Path, uri: str, rows: int, repeat: int) -> list[dict[str, Any]]:
+def warm(bench: Bench, csv_path: Path, uri: str, rows: int, repeat: int) -> tuple[list[dict[str, Any]], float]:
+    """Each query's warm figures, and the median time to build the data's profile (on the direct connection)."""
     os.environ[f"{bench.spec.name.upper()}_URI"] = uri
     os.environ["DATA_CACHE_DIR"] = str(BUILD / "warm")
     function = import_function(bench.function, f"bench_{bench.spec.name}_{rows}")
@@ -288,14 +299,26 @@ def warm(bench: Bench, csv_path: Path, uri: str, rows: int, repeat: int) -> list
             "guard": lambda sql=sql: authorize(direct, sql, policy, limits),
             "in_process": lambda sql=sql: run_query(direct, sql, policy, limits, bench.spec),
         }
-        interleaved(calls, 3)  # the first call fetches, boots the worker and loads
+        # The first call fetches, boots the worker and loads (and, for a query that finds nothing, builds the profile).
+        answer = body_of(calls["handler"]())
+        interleaved(calls, 2)
         samples = interleaved(calls, repeat)
         naive = interleaved({"naive": lambda sql=sql: naive_call(bench.spec, csv_path, sql)}, naive_repeat(rows))
-        results.append({"label": label, "sql": sql, **{k: summary(v) for k, v in {**samples, **naive}.items()}})
+        measured = {k: summary(v) for k, v in {**samples, **naive}.items()}
+        results.append(
+            {"label": label, "sql": sql, "rows": answer["count"], "hints": len(answer.get("hints", [])), **measured}
+        )
         print(f"  {label}: handler p50 {results[-1]['handler']['p50']:.2f} ms", file=sys.stderr)
     function.function.close()
+    profile_ms = [timed(lambda: build_profile(direct, bench.spec)) for _ in range(3)]
     direct.close()
-    return results
+    return results, statistics.median(profile_ms)
+
+
+def timed(call: Callable[[], Any]) -> float:
+    started = time.perf_counter()
+    call()
+    return (time.perf_counter() - started) * 1000
 
 
 def direct_connection(bench: Bench, csv_path: Path, limits: QueryLimits) -> Any:
@@ -418,7 +441,9 @@ def thread_scaling(bench: Bench, csv_path: Path) -> dict[str, float]:
 # ---------------------------------------------------------------- driver
 
 
-def bench_one(bench: Bench, rows: int, repeat: int, traced_at: int, formats_from: int) -> dict[str, Any]:
+def bench_one(
+    bench: Bench, rows: int, repeat: int, traced_at: int, formats_from: int, warm_only: bool = False
+) -> dict[str, Any]:
     """One dataset at one size, published as `make upload-data` does (the CSV and its prepared DuckDB file), and
     the same CSV alone under csv-only/, where the function falls back to parsing it (the design before)."""
     csv_path = dataset_csv(bench, rows)
@@ -428,13 +453,19 @@ def bench_one(bench: Bench, rows: int, repeat: int, traced_at: int, formats_from
     uri, csv_only = f"s3://bench/{key}", f"s3://bench/csv-only/{key}"
     print(f"{bench.spec.name} × {rows:,}", file=sys.stderr)
     runs = 5 if rows <= 100_000 else 3
+    queries, profile_ms = warm(bench, csv_path, uri, rows, warm_repeat(rows, repeat))
     result: dict[str, Any] = {
         "dataset": bench.spec.name,
         "rows": rows,
         "csv_mb": csv_path.stat().st_size / 1e6,
         "prepared_mb": published.prepared.bytes / 1e6,
         "prepare_s": published.prepared.seconds,
-        "queries": warm(bench, csv_path, uri, rows, warm_repeat(rows, repeat)),
+        "queries": queries,
+        "profile_ms": profile_ms,
+    }
+    if warm_only:
+        return result
+    result |= {
         "cold": cold_starts(bench, uri, runs),
         "cold_variants": {
             "one CPU": cold_starts(bench, uri, runs, one_cpu=True),
@@ -457,6 +488,7 @@ def main() -> None:
     parser.add_argument("--datasets", nargs="+", choices=sorted(BENCHES), default=sorted(BENCHES))
     parser.add_argument("--repeat", type=int, default=200)
     parser.add_argument("--out", type=Path, default=BUILD / "sql.json")
+    parser.add_argument("--warm-only", action="store_true", help="only the warm calls and the profile build")
     args = parser.parse_args()
     logging.getLogger("werkzeug").setLevel(logging.ERROR)  # moto's server logs every request
     server = serve_s3("bench")
@@ -467,7 +499,9 @@ def main() -> None:
     )
     try:
         runs = [
-            bench_one(BENCHES[name], rows, args.repeat, traced_at=10_000, formats_from=100_000)
+            bench_one(
+                BENCHES[name], rows, args.repeat, traced_at=10_000, formats_from=100_000, warm_only=args.warm_only
+            )
             for name in args.datasets
             for rows in args.rows
         ]

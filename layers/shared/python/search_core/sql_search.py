@@ -140,8 +140,11 @@ class SqlSearch:
         culprits = [h.condition for h in hints if h.matched is False]
         if culprits:
             message += f"データに合う値がない条件: {'、'.join(culprits)}。"
-        if hints:
+        if any(h.values for h in hints):
             message += "hints の values（その列に実際にある値）から選んで条件を書き直し、再試行してください。"
+        for hint in hints:
+            if hint.minimum is not None:
+                message += f"{hint.field} のデータは {hint.minimum}〜{hint.maximum} です。"
         else:
             message += (
                 f"条件をゆるめるか、{self.spec.profile_operation} で列の値と形式を確かめてから再試行してください。"

@@ -68,8 +68,8 @@ class DatasetSpec(TableSpec):
         return (
             f"{self.title}の列（型・説明）と、いまのデータの概要を返します: 列ごとの NULL の割合、値の種類数、"
             "多い順の値と件数（JSON の配列は要素ごと、オブジェクトはキーごと）、日付・数値の最小と最大、"
-            "自由記述の値の例。条件に使う値の表記（例: 対象者やカテゴリの呼び方）や形式（金額・日付の書き方）に"
-            f"自信がないとき、{self.search_operation} の前に呼んでください。"
+            "自由記述の値の例。分類・対象者・設備などの値で絞る前、また値の形式（金額・日付の書き方、データの期間）"
+            f"が分からないときに、{self.search_operation} の前に呼んでください（column で 1 列だけ詳しく見られます）。"
         )
 
     def profile_column_description(self) -> str:
@@ -81,9 +81,12 @@ class DatasetSpec(TableSpec):
                 f"実行する SQL（DuckDB 方言）。テーブル名: {self.table}（FROM '{self.file_name}' も可）。",
                 "規則: SELECT 文を 1 つだけ（WITH ... SELECT、FROM 始まりも可）。変更系の文、ファイル・ネットワーク"
                 f"の読み取り、設定変更はできません。返るのは最大 {MAX_ROWS} 行（LIMIT がなければ {MAX_ROWS} 行に"
-                "切り詰め、truncated=true）。集計は全行に対して行われます。長い値は「…（省略）」付きで切り詰めます。",
-                f"値の表記（呼び方）や形式が分からないときは先に {self.profile_operation} で実際の値を見る。"
-                "該当がない応答には、条件の列に実際にある値（hints）が付く。",
+                "切り詰め、truncated=true。自分で書いた LIMIT の先は truncated に出ないので、件数は count(*) で"
+                "数える）。集計は全行に対して行われます。長い値は「…（省略）」付きで切り詰めます。",
+                "列の説明の「値の例」は同梱サンプルのもので、実データの表記（対象者・分類の呼び方など）や期間は"
+                f"違うことがある。分類などの値で絞る前に {self.profile_operation} で実データの値を見る。年のない日付は"
+                "データの期間（profile の最小・最大）から決める。該当がない応答には、条件の列に実際にある値"
+                "（hints）が付く。",
                 "列:",
                 *(f"- {c.name} ({shown_type(c)}): {c.description}{_examples_of(c)}" for c in self.columns),
                 *self._json_lines(),
