@@ -13,9 +13,11 @@ import secrets
 from collections.abc import Iterator
 from pathlib import Path
 from types import ModuleType
+from typing import Any
 
 import pytest
 from tooling.attacks import CORPUS, TARGETS, ask, matches, outcome, plant_canaries, sql_of
+from tooling.local import LambdaContext, profile_event, status_of
 
 from search_core.responses import BUDGET_BYTES, response_bytes
 from tests.conftest import body_of, published_samples, sample_functions
@@ -56,6 +58,10 @@ def served(
         yield loaded, cache_dir, bool(data)
 
 
+def got_hints(response: dict[str, Any]) -> bool:
+    return status_of(response) == 200 and "hints" in body_of(response)
+
+
 @pytest.mark.slow
 @pytest.mark.parametrize("name", TARGETS)
 def test_the_corpus(served: tuple[dict[str, ModuleType], Path, bool], canary_file: Path, name: str) -> None:
@@ -63,13 +69,14 @@ def test_the_corpus(served: tuple[dict[str, ModuleType], Path, bool], canary_fil
     function = functions[name]
     before = ask(function, name, f"SELECT count(*) AS n, sum(hash(COLUMNS(*))) AS h FROM {names['table']}")
     places = plant_canaries(canary_file, cache_dir, names["table"], FILE_SECRET)
-    surprises = []
+    surprises, hinted = [], 0
     for case in CORPUS:
         response = ask(function, name, sql_of(case, name, places))
         raw = json.dumps(response, ensure_ascii=False)
         assert SECRET not in raw and FILE_SECRET not in raw, f"canary leaked by {case}"
         assert not any(str(p) in raw for p in (cache_dir, places["temp_dir"], REPOSITORY)), f"path leaked by {case}"
         assert response_bytes(response) <= BUDGET_BYTES
+        hinted += got_hints(response)
         got = outcome(response)
         if not matches(case["expect"], got):
             surprises.append((case["category"], case["sql"][:120], case["expect"], got, raw[:300]))
@@ -80,6 +87,12 @@ def test_the_corpus(served: tuple[dict[str, ModuleType], Path, bool], canary_fil
             recovered = [outcome(ask(function, name, count)) for _ in range(2)]
             assert "ok" in recovered, f"not serving again after {case}: {recovered}"
     assert surprises == [], "\n".join(map(str, surprises))
+    assert hinted > 0  # answers without rows carried hints through the same net
+    for column in (None, names["column"], str(places["temp_canary"]), "../" * 60 + "etc/passwd", "列" * 5000):
+        response = function.lambda_handler(profile_event(name, column), LambdaContext())
+        raw = json.dumps(response, ensure_ascii=False)
+        assert SECRET not in raw and FILE_SECRET not in raw and str(cache_dir) not in raw
+        assert status_of(response) in (200, 422) and response_bytes(response) <= BUDGET_BYTES
     after = ask(function, name, f"SELECT count(*) AS n, sum(hash(COLUMNS(*))) AS h FROM {names['table']}")
     assert body_of(after) == body_of(before), "data was changed"
     assert any(cache_dir.glob(f"{names['table']}-*.duckdb")) == published  # the prepared file was what served

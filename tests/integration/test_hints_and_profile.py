@@ -44,6 +44,7 @@ def test_no_rows_names_the_condition_no_value_passes_and_lists_the_values_there(
     body = body_of(ask(functions, sql_event("search_stores", sql)))
     assert body["count"] == 0
     assert "category = 'スーパー'" in body["message"] and "facilities" not in body["message"]
+    assert "profileStores" not in body["message"]  # the hints are the way forward
     by_field = {hint["field"]: hint for hint in body["hints"]}
     assert by_field["category"]["matched"] is False and "マーケット" in by_field["category"]["values"]
     assert by_field["facilities"]["matched"] is True
@@ -53,6 +54,7 @@ def test_a_date_outside_the_data_gets_its_range(functions: dict[str, ModuleType]
     body = body_of(ask(functions, sql_event("search_events", "SELECT * FROM events WHERE start_date > '2031-01-01'")))
     [hint] = body["hints"]
     assert hint["field"] == "start_date" and hint["maximum"] < "2031-01-01"
+    assert f"start_date のデータは {hint['minimum']}〜{hint['maximum']} です" in body["message"]
 
 
 def test_a_computed_value_gets_the_values_it_takes(functions: dict[str, ModuleType]) -> None:

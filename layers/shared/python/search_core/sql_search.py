@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 import time
 from functools import partial
 from typing import Any
@@ -88,7 +89,9 @@ class SqlSearch:
         """The columns and a profile of the live data (of `column` alone, if given), fitted to `body_budget`."""
         if column is not None and column not in {c.name for c in self.spec.columns}:
             names = ", ".join(c.name for c in self.spec.columns)
-            raise InvalidRequest(f"列 {column[:100]} はありません。{self.spec.table} の列: {names}")
+            # Only a name is echoed: a path or a long text sent as `column` is not repeated back.
+            shown = f"列 {column} は" if re.fullmatch(r"\w{1,64}", column) else "指定された列は"
+            raise InvalidRequest(f"{shown}ありません。{self.spec.table} の列: {names}")
         if not self._loaded_once:
             self._launcher.start_ahead()
         worker = self._data.current()
@@ -140,12 +143,10 @@ class SqlSearch:
         culprits = [h.condition for h in hints if h.matched is False]
         if culprits:
             message += f"データに合う値がない条件: {'、'.join(culprits)}。"
+        message += "".join(f"{h.field} のデータは {h.minimum}〜{h.maximum} です。" for h in hints if h.minimum)
         if any(h.values for h in hints):
             message += "hints の values（その列に実際にある値）から選んで条件を書き直し、再試行してください。"
-        for hint in hints:
-            if hint.minimum is not None:
-                message += f"{hint.field} のデータは {hint.minimum}〜{hint.maximum} です。"
-        else:
+        elif not hints:
             message += (
                 f"条件をゆるめるか、{self.spec.profile_operation} で列の値と形式を確かめてから再試行してください。"
             )
