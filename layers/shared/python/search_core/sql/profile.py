@@ -92,26 +92,33 @@ def build_profile(con: duckdb.DuckDBPyConnection, table: TableSpec) -> TableProf
     )
     sampled_rows = _scalar(con, f"SELECT count(*) FROM {sample}") if sample != name else rows
     counted = _frequent_values(con, sample, table.columns)
-    whole = sampled_rows == rows
-    fields: list[FieldProfile] = []
-    for column in table.columns:
-        present, distinct, low, high = totals[column.name]
-        values, cut = counted.get((column.name, None), ([], False))
-        complete = whole and len(values) < KEPT_VALUES and not cut
-        # All values in hand give the exact count; a JSON column's values are elements or keys, not the texts the
-        # totals estimated.
-        if complete:
-            distinct = len(values)
-        elif column.is_json:
-            distinct = max(distinct, len(values))
-        fields.append(FieldProfile(column.name, None, present, distinct, values, low, high, complete))
-        keys = [(key, v) for (col, key), v in counted.items() if col == column.name and key is not None]
-        for key, (values, cut) in sorted(keys, key=lambda item: -sum(n for _, n in item[1][0]))[:MAX_KEYS]:
-            complete = whole and len(values) < KEPT_VALUES and not cut
-            fields.append(
-                FieldProfile(column.name, key, sum(n for _, n in values), len(values), values, complete=complete)
-            )
+    fields = [
+        field
+        for column in table.columns
+        for field in _column_fields(column, totals[column.name], counted, whole=sampled_rows == rows)
+    ]
     return TableProfile(rows, sampled_rows, tuple(fields))
+
+
+def _column_fields(
+    column: Column, totals: tuple[Any, ...], counted: dict[FieldKey, Counted], whole: bool
+) -> list[FieldProfile]:
+    """The column's field, then one per key of a JSON object column (the most present first)."""
+    present, distinct, low, high = totals
+    values, cut = counted.get((column.name, None), ([], False))
+    complete = whole and len(values) < KEPT_VALUES and not cut
+    # All values in hand give the exact count; a JSON column's values are elements or keys, not the texts the
+    # totals estimated.
+    if complete:
+        distinct = len(values)
+    elif column.is_json:
+        distinct = max(distinct, len(values))
+    fields = [FieldProfile(column.name, None, present, distinct, values, low, high, complete)]
+    keys = [(key, v) for (col, key), v in counted.items() if col == column.name and key is not None]
+    for key, (values, cut) in sorted(keys, key=lambda item: -sum(n for _, n in item[1][0]))[:MAX_KEYS]:
+        complete = whole and len(values) < KEPT_VALUES and not cut
+        fields.append(FieldProfile(column.name, key, sum(n for _, n in values), len(values), values, complete=complete))
+    return fields
 
 
 def _totals(con: duckdb.DuckDBPyConnection, table: str, columns: tuple[Column, ...]) -> dict[str, Any]:
@@ -138,7 +145,8 @@ def _frequent_values(
     con: duckdb.DuckDBPyConnection, sample: str, columns: tuple[Column, ...]
 ) -> dict[FieldKey, Counted]:
     """The KEPT_VALUES most frequent values of each field in one pass over the sample, as (values, any cut)."""
-    branches = [branch for column in columns for branch in _value_streams(column)]
+    streams = [(branch, column.name) for column in columns for branch in _value_streams(column)]
+    branches = [branch for branch, _ in streams]
     sql = (
         f"WITH s AS (SELECT * FROM {sample}), pairs AS ({' UNION ALL '.join(branches)}) "
         f"SELECT col, key, left(v, {VALUE_CHARS}) AS shown, count(*) AS n, bool_or(length(v) > {VALUE_CHARS}) "
@@ -147,7 +155,8 @@ def _frequent_values(
         "ORDER BY col, key, n DESC, shown"
     )
     counted: dict[FieldKey, Counted] = {}
-    for col, key, value, n, cut in con.execute(sql).fetchall():
+    # Each stream is labelled with its column's name, bound as a parameter.
+    for col, key, value, n, cut in con.execute(sql, [name for _, name in streams]).fetchall():
         values, any_cut = counted.get((col, key), ([], False))
         values.append((value, n))
         counted[(col, key)] = (values, any_cut or cut)
@@ -157,7 +166,7 @@ def _frequent_values(
 def _value_streams(column: Column) -> list[str]:
     """SELECTs of (col, key, v) over the sample `s`: the column's values, or its JSON elements and keys."""
     ref = quote_identifier(column.name)
-    label = _text_literal(column.name)
+    label = "CAST(? AS VARCHAR)"
     if not column.is_json:
         return [f"SELECT {label} AS col, NULL::VARCHAR AS key, CAST({ref} AS VARCHAR) AS v FROM s"]
     valid = f"json_valid({ref})"
@@ -171,10 +180,6 @@ def _value_streams(column: Column) -> list[str]:
         f"SELECT {label}, k, {ref}->>k FROM s, unnest(json_keys({ref})) AS t(k) "
         f"WHERE {valid} AND json_type({ref}) = 'OBJECT'",
     ]
-
-
-def _text_literal(text: str) -> str:
-    return "'" + text.replace("'", "''") + "'"
 
 
 def _scalar(con: duckdb.DuckDBPyConnection, sql: str) -> int:
