@@ -23,7 +23,7 @@ JSON_COLUMNS = {c.name for c in STORES.columns if c.is_json}
     [
         ("category = 'カフェ'", ("category", None, "=", ("カフェ",))),
         ("'カフェ' = category", ("category", None, "=", ("カフェ",))),
-        ("lower(category) LIKE '%cafe%'", ("category", None, "LIKE", ("%cafe%",))),
+        ("CAST(category AS VARCHAR) LIKE '%cafe%'", ("category", None, "LIKE", ("%cafe%",))),
         ("category ILIKE 'カ%'", ("category", None, "ILIKE", ("カ%",))),
         ("category IN ('カフェ', 'バー')", ("category", None, "IN", ("カフェ", "バー"))),
         ("contains(description, '鮨')", ("description", None, "contains", ("鮨",))),
@@ -48,6 +48,31 @@ def test_a_condition_on_a_computed_value_keeps_its_text(sandbox: Callable[..., A
         True,
         ("日曜",),
     )
+
+
+@pytest.mark.parametrize(
+    "where",
+    [
+        "NOT (category = 'x')",
+        "category NOT IN ('x')",
+        "category NOT LIKE '%x%'",
+        "CASE WHEN category = 'x' THEN false ELSE true END",
+        "category = NULL",
+    ],
+)
+def test_negated_and_null_conditions_are_not_taken_for_causes(sandbox: Callable[..., Any], where: str) -> None:
+    assert conditions(sandbox("stores"), f"SELECT * FROM stores WHERE {where}", STORE_COLUMNS) == []
+
+
+@pytest.mark.parametrize(
+    ("where", "computed"),
+    [("upper(website) = 'X'", "upper(website)"), ("location->>'$.venue.x' = 'z'", "location->>'$.venue.x'")],
+)
+def test_a_changed_value_or_a_nested_path_is_a_computed_value(
+    sandbox: Callable[..., Any], where: str, computed: str
+) -> None:
+    [found] = conditions(sandbox("stores"), f"SELECT * FROM stores WHERE {where}", STORE_COLUMNS)
+    assert found.computed and found.column == computed
 
 
 def test_conditions_in_subqueries_count_and_unknown_names_do_not(sandbox: Callable[..., Any]) -> None:

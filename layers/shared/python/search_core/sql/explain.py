@@ -4,7 +4,7 @@ DuckDB answers a wrong type with every candidate signature (45 of them, 3.7 KB, 
 with five guesses. What helps is shorter: the columns there are, the value that would not convert and how to
 convert it, the argument a macro expects. Every message ends within MAX_MESSAGE_CHARS.
 
->>> _first_part('Binder Error: No function matches ... casts.\\n\\tCandidate functions:\\n\\tsum(a DECIMAL)')
+>>> first_part('Binder Error: No function matches ... casts.\\n\\tCandidate functions:\\n\\tsum(a DECIMAL)')
 'Binder Error: No function matches ... casts.'
 """
 
@@ -25,6 +25,11 @@ if TYPE_CHECKING:
     import duckdb
 
 MAX_MESSAGE_CHARS = 500
+# Every failure DuckDB reported starts so: the agent (and the attack corpus) tells it from a refusal of the guard.
+FAILED_PREFIX = "SQL の実行エラー: "
+# DuckDB may echo a whole input in its message (strptime does); only its start is read, so no pattern below runs
+# over megabytes.
+READ_CHARS = 2_000
 _MISSING_COLUMN = re.compile(r'(?:Referenced column "?([^"\s]+)"? not found|does not have a column named "([^"]+)")')
 _NO_MATCH = re.compile(r"(?:argument types '|function call \")(\w+|\S+?)\((.*?)\)['\"]")
 _CANDIDATE = re.compile(r"^\s*\"?([^\s(\"]+)\"?\((.*)\)", re.MULTILINE)
@@ -40,7 +45,7 @@ _CAST_TYPES = frozenset(
 
 def explain(con: duckdb.DuckDBPyConnection, sql: str, error: duckdb.Error, table: TableSpec) -> QueryFailed:
     """The failure of `sql` on `table`, told briefly and with the way forward (probing the data where it helps)."""
-    text = scrub_paths(str(error))
+    text = scrub_paths(str(error))[:READ_CHARS]
     macros = _macros_called(sql, table)
     if (misused := _MACRO_MISUSE.search(text)) and (macro := _macro_named(misused.group(1), table)):
         return _failed(f"マクロの引数が合いません。{_usage(macro)}")
@@ -52,7 +57,7 @@ def explain(con: duckdb.DuckDBPyConnection, sql: str, error: duckdb.Error, table
         return _failed(_wrong_types(no_match.group(1), no_match.group(2), text) + "".join(_usage(m) for m in macros))
     if malformed := _MALFORMED_JSON.search(text):
         return _failed(_malformed_json(malformed.group(1).split('"')[0]))
-    return _failed(f"SQL の実行エラー: {_first_part(text)}" + "".join(_usage(m) for m in macros))
+    return _failed(first_part(text) + "".join(_usage(m) for m in macros))
 
 
 def short(message: str) -> str:
@@ -63,10 +68,10 @@ def short(message: str) -> str:
 
 
 def _failed(message: str) -> QueryFailed:
-    return QueryFailed(short(message))
+    return QueryFailed(short(f"{FAILED_PREFIX}{message}"))
 
 
-def _first_part(text: str) -> str:
+def first_part(text: str) -> str:
     """DuckDB's message without its candidate lists and the echo of the query."""
     return re.split(r"\n\s*\n|\n\s*Candidate|\nLINE \d+:", text, maxsplit=1)[0].strip()
 
@@ -77,6 +82,11 @@ def _columns_text(table: TableSpec) -> str:
 
 def _unknown_column(con: duckdb.DuckDBPyConnection, name: str, table: TableSpec) -> str:
     """The columns there are, and the JSON column holding `name` as a key, if one does."""
+    if name in {c.name for c in table.columns}:  # the table's column, read where the table is not in FROM
+        return (
+            f"列 {name} は {table.table} の列ですが、この FROM（または別名）からは見えません。"
+            f"FROM {table.table} から選んでください。"
+        )
     message = f"列 {name[:60]} はありません。{_columns_text(table)}"
     holder = _json_column_with_key(con, name, table)
     if holder is not None:
@@ -123,7 +133,7 @@ def _conversion(con: duckdb.DuckDBPyConnection, sql: str, text: str, table: Tabl
     if brief:
         return f"{at_fault}変換できません。"
     return (
-        f"{at_fault}変換できません（{_first_part(text)[:160]}）。テキストの値は TRY_CAST で変換し（変換できない値は "
+        f"{at_fault}変換できません（{first_part(text)[:160]}）。テキストの値は TRY_CAST で変換し（変換できない値は "
         "NULL）、日付は DATE '2025-10-05'、日時は TIMESTAMP '2025-10-05 10:00' と書きます。"
     )
 
@@ -153,6 +163,8 @@ def _conversion_advice(field: str, value: str, type_name: str) -> str:
     """
     advice = f"{field} の値 '{value[:60]}' は {type_name} に変換できません。変換できない値を NULL にするなら TRY_CAST("
     advice += f"{field} AS {type_name})"
+    if type_name == "BOOLEAN":
+        return advice + "。真偽値の文字列は 'true' / 'false' で比べられます。"
     if type_name in ("DATE", "TIMESTAMP", "TIME"):
         return (
             advice + f"、日付の部分だけなら TRY_CAST(regexp_extract({field}, '\\d{{4}}-\\d{{2}}-\\d{{2}}') AS DATE)。"

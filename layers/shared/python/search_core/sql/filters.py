@@ -12,19 +12,18 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     import duckdb
 
-# Functions whose first argument is tested against the literal(s) that follow it.
+# Functions whose first argument is tested against the literal(s) that follow it (LIKE ... ESCAPE is left out: its
+# pattern means something else).
 _MATCHERS = {
     "~~": "LIKE",
     "~~*": "ILIKE",
-    "like_escape": "LIKE",
-    "ilike_escape": "ILIKE",
     "contains": "contains",
     "starts_with": "starts_with",
     "prefix": "starts_with",
@@ -45,8 +44,11 @@ _COMPARISONS = {
     "COMPARE_LESSTHAN": "<",
     "COMPARE_LESSTHANOREQUALTO": "<=",
 }
-# Calls that change a value's spelling but not which field it comes from.
-_TRANSPARENT = {"lower", "upper", "lcase", "ucase", "trim", "ltrim", "rtrim", "strip_accents", "nfc_normalize"}
+# Casts that leave a text value as it is; any other call (lower(), a cast to DATE) tests a computed value.
+_TEXT_TYPES = {"VARCHAR", "TEXT", "STRING", "JSON"}
+# What inverts or replaces the truth of the conditions under it: they are not what made the answer empty.
+_NEGATING = {("OPERATOR", "OPERATOR_NOT"), ("CASE", "CASE_EXPR")}
+_NEGATED_MATCHERS = {"!~~", "!~~*", "!~", "not_like_escape", "not_ilike_escape"}
 _JSON_GETTERS = {"->>", "->", "json_extract_string", "json_extract", "json_value"}
 _KEY_PATH = re.compile(r'^\$\.(?:"([^"]+)"|([^.\[\]"]+))$')
 
@@ -78,7 +80,7 @@ def conditions(con: duckdb.DuckDBPyConnection, sql: str, columns: set[str]) -> l
     each (field, operator) once."""
     found: dict[tuple[str, str | None, str], Condition] = {}
     source = sql.encode()
-    for node in _nodes(_parse(con, sql)):
+    for node in _nodes(_parse(con, sql), skip=_negating):
         condition = _condition(node, columns, source)
         if condition is not None:
             found.setdefault((condition.column, condition.key, condition.operator), condition)
@@ -99,17 +101,26 @@ def conversions(con: duckdb.DuckDBPyConnection, sql: str, columns: set[str]) -> 
 
 def _parse(con: duckdb.DuckDBPyConnection, sql: str) -> Any:
     row = con.execute("SELECT json_serialize_sql(?)", [sql]).fetchone()
-    parsed = json.loads(row[0]) if row else {}
+    try:
+        parsed = json.loads(row[0]) if row else {}
+    except RecursionError:  # nested deeper than this Python reads JSON: no conditions, not a failure
+        return []
     return [] if parsed.get("error") else parsed.get("statements", [])
 
 
-def _nodes(tree: Any) -> Iterator[dict[str, Any]]:
-    """Every object in the parse tree, depth first in the query's order (iteratively: a deep query must not exhaust
-    the stack)."""
+def _negating(node: dict[str, Any]) -> bool:
+    return (node.get("class"), node.get("type")) in _NEGATING or node.get("function_name") in _NEGATED_MATCHERS
+
+
+def _nodes(tree: Any, skip: Callable[[dict[str, Any]], bool] | None = None) -> Iterator[dict[str, Any]]:
+    """Every object in the parse tree, depth first in the query's order, leaving out the subtrees `skip` names
+    (iteratively: a deep query must not exhaust the stack)."""
     stack = [tree]
     while stack:
         item = stack.pop()
         if isinstance(item, dict):
+            if skip is not None and skip(item):
+                continue
             yield item
             stack.extend(reversed(item.values()))
         elif isinstance(item, list):
@@ -152,31 +163,30 @@ def _computed_text(node: Any, columns: set[str], source: bytes) -> str | None:
     if not isinstance(start, int) or not isinstance(length, int) or not 0 < length <= 500:
         return None
     text = source[start : start + length].decode(errors="replace").strip()
-    return text if text.count("(") == text.count(")") and text.endswith(")") else None
+    return text if text and text.count("(") == text.count(")") else None
 
 
 def _field(node: Any, columns: set[str]) -> tuple[str, str | None] | None:
-    """(column, JSON key or None) that `node` reads, through lower()/trim()/CAST and JSON getters."""
+    """(column, JSON key or None) that `node` reads as it is stored: a column, a top-level JSON key, through casts
+    to text. Anything else is a computed value (None here)."""
     while isinstance(node, dict):
         kind = node.get("class")
         if kind == "COLUMN_REF":
             name = (node.get("column_names") or [""])[-1]
             return (name, None) if name in columns else None
-        if kind == "CAST":
+        if kind == "CAST" and _type_name(node) in _TEXT_TYPES:
             node = node.get("child")
             continue
         if kind != "FUNCTION":
             return None
         name, arguments = node.get("function_name"), _arguments(node)
-        if name in _TRANSPARENT and len(arguments) == 1:
-            node = arguments[0]
-            continue
         if name in _JSON_GETTERS and len(arguments) == 2:
             column = _field(arguments[0], columns)
             path = _literal(arguments[1])
-            if column is None or column[1] is not None or path is None:
+            key = _key_of(path) if path is not None else None
+            if column is None or column[1] is not None or key is None:
                 return None
-            return column[0], _key_of(path)
+            return column[0], key
         return None
     return None
 
@@ -184,8 +194,8 @@ def _field(node: Any, columns: set[str]) -> tuple[str, str | None] | None:
 def _key_of(path: str) -> str | None:
     """The top-level key a JSON path names ('venue', '$.venue', '$."venue"'); None for any other path.
 
-    >>> _key_of("venue"), _key_of('$."会場"'), _key_of("$[*]")
-    ('venue', '会場', None)
+    >>> _key_of("venue"), _key_of('$."会場"'), _key_of("$[*]"), _key_of("$.venue.x")
+    ('venue', '会場', None, None)
     """
     if not path.startswith("$"):
         return path
@@ -207,6 +217,8 @@ def _literal(node: Any) -> str | None:
     if not isinstance(node, dict) or node.get("class") != "CONSTANT":
         return None
     if "literal" in node:
+        if "NULL" in str(node["literal"].get("kind", "")):  # `= NULL` is never true: not a value to look for
+            return None
         text = node["literal"].get("text")
     else:
         value = node.get("value") or {}

@@ -15,6 +15,7 @@ field could pass the condition, when the profile holds every value and the test 
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from dataclasses import asdict, dataclass
 from difflib import SequenceMatcher
 from typing import Any
@@ -29,6 +30,11 @@ _NEAREST = 8
 _NEAR_ENOUGH = 0.34
 # What all hints of one answer may take in JSON: well under the response budget, whatever the data holds.
 HINTS_BUDGET_CHARS = 1_500
+# What of a condition is shown and compared: a long IN list or literal says no more in its first few.
+_SHOWN_LITERALS = 5
+_SHOWN_CHARS = 100
+# Longer LIKE patterns are not replayed on the profile's values (matched stays unknown).
+_REPLAYED_PATTERN_CHARS = 200
 
 
 @dataclass(frozen=True)
@@ -58,17 +64,49 @@ def _hint(condition: Condition, profile: TableProfile, json_column: bool) -> Val
     if not fields:
         return None
     name = fields[0].name if len(fields) == 1 else condition.column
-    shown = f"{name} {condition.operator} {', '.join(_sql_text(literal) for literal in condition.literals)}"
+    shown = _condition_sql(name, condition)
     distinct = sum(f.distinct for f in fields)
     if fields[0].minimum is not None:  # a date or a number: its range says more than its values
         return ValueHint(name, shown, [], distinct, minimum=fields[0].minimum, maximum=fields[0].maximum)
     counted = [v for v, _ in sorted(((v, n) for f in fields for v, n in f.values), key=lambda item: -item[1])]
     values = _nearest_then_frequent(counted, condition)
-    if json_column and condition.key is None and condition.operator in ("=", "IN"):
-        # The column holds JSON text such as '["家族", "子供"]', which never equals one of its elements.
-        return ValueHint(name, shown, values, distinct, False, _json_equality_note(condition.column))
+    if json_column and condition.key is None:
+        return _whole_json_hint(name, shown, values, distinct, condition, fields)
     matched = _any_passes(condition, counted) if all(f.complete for f in fields) else None
     return ValueHint(name, shown, values, distinct, matched)
+
+
+def _whole_json_hint(
+    name: str, shown: str, values: list[str], distinct: int, condition: Condition, fields: list[FieldProfile]
+) -> ValueHint:
+    """A condition on a JSON column's text, while its values are elements or keys' values: replayed only where the
+    two agree (plain text sought in an array of strings); `=` against an element never holds."""
+    json_literal = any(literal.lstrip()[:1] in ("[", "{") for literal in condition.literals)
+    if condition.operator in ("=", "IN") and not json_literal:
+        return ValueHint(name, shown, values, distinct, False, _json_equality_note(condition.column))
+    is_array = len(fields) == 1 and fields[0].key is None
+    plain = not any(mark in literal for literal in condition.literals for mark in '"[]{}:,\\')
+    if is_array and plain and condition.operator != "=" and all(f.complete for f in fields):
+        return ValueHint(name, shown, values, distinct, _any_passes(condition, [v for v, _ in fields[0].values]))
+    return ValueHint(name, shown, values, distinct)
+
+
+def _condition_sql(field: str, condition: Condition) -> str:
+    """The condition as SQL the agent can reuse (an IN list with its first few literals; a long hint is dropped
+    whole by the budget).
+
+    >>> _condition_sql("category", Condition("category", None, "IN", ("a", "b")))
+    "category IN ('a', 'b')"
+    """
+    literals = [_sql_text(literal) for literal in condition.literals[:_SHOWN_LITERALS]]
+    if condition.operator == "IN":
+        return f"{field} IN ({', '.join(literals)})"
+    if condition.operator == "BETWEEN" and len(literals) == 2:
+        return f"{field} BETWEEN {literals[0]} AND {literals[1]}"
+    if condition.operator in ("contains", "starts_with", "ends_with", "regexp"):
+        function = "regexp_matches" if condition.operator == "regexp" else condition.operator
+        return f"{function}({field}, {literals[0]})"
+    return f"{field} {condition.operator} {literals[0]}"
 
 
 def _sql_text(literal: str) -> str:
@@ -92,7 +130,7 @@ def _fields_tested(condition: Condition, profile: TableProfile) -> list[FieldPro
 
 
 def _nearest_then_frequent(values: list[str], condition: Condition) -> list[str]:
-    terms = [_term(literal) for literal in condition.literals]
+    terms = [_term(literal)[:_SHOWN_CHARS] for literal in condition.literals[:_SHOWN_LITERALS]]
     scored = sorted(
         ((max(_likeness(t, v) for t in terms), i, v) for i, v in enumerate(dict.fromkeys(values))),
         key=lambda s: (-s[0], s[1]),
@@ -120,12 +158,14 @@ def _any_passes(condition: Condition, values: list[str]) -> bool | None:
     return None if test is None else any(test(value) for value in values)
 
 
-def _replay(condition: Condition) -> Any:
+def _replay(condition: Condition) -> Callable[[str], bool] | None:
     literals = condition.literals
     if condition.operator in ("LIKE", "ILIKE"):
-        flags = re.IGNORECASE if condition.operator == "ILIKE" else 0
-        patterns = [re.compile(_like_regex(literal), flags | re.DOTALL) for literal in literals]
-        return lambda value: any(p.fullmatch(value) for p in patterns)
+        if any(len(literal) > _REPLAYED_PATTERN_CHARS for literal in literals):
+            return None
+        fold = condition.operator == "ILIKE"
+        patterns = [literal.casefold() if fold else literal for literal in literals]
+        return lambda value: any(like(value.casefold() if fold else value, p) for p in patterns)
     if condition.operator in ("=", "IN"):
         return lambda value: value in literals
     if condition.operator == "contains":
@@ -137,12 +177,41 @@ def _replay(condition: Condition) -> Any:
     return None
 
 
-def _like_regex(pattern: str) -> str:
+def like(value: str, pattern: str) -> bool:
+    """Whether `value` matches the LIKE `pattern` (`%` any run, `_` any one character), in time linear in the
+    pieces between the `%` signs: each piece is found at its first place, which is enough for `%` wildcards.
+
+    >>> like("麻布台ヒルズ 駐車場あり", "%駐車_あ%"), like("abc", "a%%%%%%%%%%c"), like("abc", "%_%_%_%_%Z")
+    (True, True, False)
     """
-    >>> _like_regex("%駐車_場%")
-    '.*駐車.場.*'
-    """
-    return "".join(".*" if c == "%" else "." if c == "_" else re.escape(c) for c in pattern)
+    pieces = pattern.split("%")
+    if len(pieces) == 1:
+        return len(value) == len(pattern) and _piece_at(value, 0, pattern)
+    first, *middle, last = pieces
+    if len(value) < len(first) + len(last) or not _piece_at(value, 0, first):
+        return False
+    end = len(value) - len(last)
+    if not _piece_at(value, end, last):
+        return False
+    position = len(first)
+    for piece in middle:
+        found = _find_piece(value, piece, position, end)
+        if found < 0:
+            return False
+        position = found + len(piece)
+    return True
+
+
+def _piece_at(value: str, start: int, piece: str) -> bool:
+    return all(p == "_" or value[start + i] == p for i, p in enumerate(piece))
+
+
+def _find_piece(value: str, piece: str, start: int, end: int) -> int:
+    """The first place from `start` where `piece` (with `_` for any character) fits before `end`, or -1."""
+    for position in range(start, end - len(piece) + 1):
+        if _piece_at(value, position, piece):
+            return position
+    return -1
 
 
 def _within_budget(hints: list[ValueHint]) -> list[ValueHint]:

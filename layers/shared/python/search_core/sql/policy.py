@@ -27,6 +27,8 @@ DENIED_SCALAR_FUNCTIONS = frozenset(
         "getvariable",
         "write_log",
         "sleep_ms",
+        # Session state one caller would leave for the next on the same worker.
+        "setseed",
         "json_serialize_plan",
         "json_execute_serialized_sql",
         "query",

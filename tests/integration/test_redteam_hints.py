@@ -1,0 +1,49 @@
+"""The red team's cases against answers without rows, the profile and the rewritten errors (redteam_hints.jsonl).
+
+Each case names its function and the outcome it must have. Beyond that: no answer takes the worker down (a hint or
+an error rewrite that outruns the deadline would), every error stays short, and every condition a hint says no
+value passes really matches no row.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from pathlib import Path
+from types import ModuleType
+from typing import Any
+
+import pytest
+from tooling.attacks import ask, matches, outcome
+
+from search_core.responses import BUDGET_BYTES, response_bytes
+from search_core.sql.explain import MAX_MESSAGE_CHARS
+from tests.conftest import body_of, sample_functions, status_of
+
+CASES = [json.loads(line) for line in (Path(__file__).parents[1] / "attacks" / "redteam_hints.jsonl").open()]
+
+
+@pytest.fixture(scope="module")
+def functions(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, ModuleType]]:
+    names = sorted({case["group"] for case in CASES})
+    with sample_functions(names, "redteam", tmp_path_factory.mktemp("cache"), QUERY_TIMEOUT_SECONDS="3") as loaded:
+        yield loaded
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("case", CASES, ids=[f"{c['category']}: {c['sql'][:60]}" for c in CASES])
+def test_the_red_team_case(functions: dict[str, ModuleType], case: dict[str, Any]) -> None:
+    function, name = functions[case["group"]], case["group"]
+    response = ask(function, name, case["sql"])
+    body = body_of(response)
+    assert response_bytes(response) <= BUDGET_BYTES
+    assert matches(case["expect"], outcome(response)), (case["note"], body)
+    if status_of(response) != 200:
+        assert len(body["error"]) <= MAX_MESSAGE_CHARS and "Candidate" not in body["error"], body["error"]
+        assert "内部エラー" not in body["error"]
+        return
+    table = "events" if name == "search_events" else "stores"
+    for hint in body.get("hints", []):
+        if hint.get("matched") is False and "note" not in hint:
+            check = body_of(ask(function, name, f"SELECT count(*) AS n FROM {table} WHERE {hint['condition']}"))
+            assert check.get("results") == [{"n": 0}], (hint, check)
