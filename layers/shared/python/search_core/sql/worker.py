@@ -13,21 +13,16 @@ import resource
 import sys
 import time
 import traceback
-from dataclasses import replace
 from functools import cached_property
 from pathlib import Path
 from typing import IO
 
-import duckdb
-
 from search_core.errors import DataUnavailable, QueryAborted, QueryFailed, QueryRejected, SearchError
 from search_core.scrub import HostPathNet
 from search_core.sql.execute import run_query
-from search_core.sql.filters import conditions
-from search_core.sql.hints import MAX_HINTS, value_hints
+from search_core.sql.insight import DataInsight
 from search_core.sql.loading import attach_dataset_file, load_dataset, write_dataset_file
 from search_core.sql.policy import QueryPolicy
-from search_core.sql.profile import VALUE_CHARS, FieldProfile, TableProfile, build_profile
 from search_core.sql.protocol import (
     Boot,
     Describe,
@@ -41,11 +36,8 @@ from search_core.sql.protocol import (
     decode_request,
     encode,
 )
-from search_core.sql.quoting import quote_identifier
 from search_core.sql.sandbox import connect_bounded, open_sandbox
-from search_core.sql.watchdog import WATCHDOG
 
-_PROFILE_TIMEOUT = "データの概要を制限時間内に作れませんでした。少し待ってから再試行してください。"
 _LEAK_MESSAGE = "結果またはエラーにサーバー内部のパスが含まれるため返せません。データの列だけを選んでください。"
 
 
@@ -76,7 +68,6 @@ class _Session:
     def __init__(self, boot: Boot) -> None:
         self.table = boot.table
         self.limits = boot.limits
-        self._profile: TableProfile | None = None
         work_dir = Path(boot.work_dir)
         data_paths = [p for p in (boot.csv_path, boot.database) if p]
         self.host_paths = HostPathNet([*boot.host_paths, str(work_dir), *data_paths])
@@ -98,6 +89,10 @@ class _Session:
     def policy(self) -> QueryPolicy:
         return QueryPolicy.for_connection(self.con, self.table.table, self.table.table_names)
 
+    @cached_property
+    def insight(self) -> DataInsight:
+        return DataInsight(self.con, self.table, self.policy, self.limits)
+
     def safe_answer(self, request: Request) -> str:
         """The answer as its JSON line, unless it carries one of this run's paths in any encoding (the net under
         the guard); serialised once, for the check and the reply alike."""
@@ -111,7 +106,7 @@ class _Session:
     def answer(self, request: Request) -> Reply:
         try:
             if isinstance(request, Describe):
-                return Profiled(self.profile(self.limits.interrupt_seconds))
+                return Profiled(self.insight.profile(self.limits.interrupt_seconds))
             assert isinstance(request, Query), "after the boot, only queries and descriptions"
             return self.rows(request.sql)
         except SearchError as error:
@@ -128,52 +123,7 @@ class _Session:
         if result.rows or not result.columns:
             return Rows(result.columns, result.rows, result.truncated)
         remaining = self.limits.interrupt_seconds - (time.monotonic() - started)
-        return Rows(result.columns, result.rows, result.truncated, self.hints(sql, remaining))
-
-    def hints(self, sql: str, seconds: float) -> list[dict[str, object]]:
-        """What the fields `sql` tests hold, within `seconds`; nothing if that is not enough (the answer stands)."""
-        deadline = time.monotonic() + seconds
-        try:
-            profile = self.profile(seconds)
-            with WATCHDOG.deadline(self.con, deadline - time.monotonic()):
-                tested = conditions(self.con, sql, {c.name for c in self.table.columns})
-        except (QueryAborted, duckdb.Error):
-            return []
-        computed = [self.computed_values(c.column, deadline) for c in tested if c.computed][:MAX_HINTS]
-        profile = replace(profile, fields=profile.fields + tuple(f for f in computed if f is not None))
-        json_columns = {c.name for c in self.table.columns if c.is_json}
-        return [hint.to_dict() for hint in value_hints(tested, profile, json_columns)]
-
-    def computed_values(self, expression: str, deadline: float) -> FieldProfile | None:
-        """The most frequent values of an expression the query tested (`dayname(start_date)`), asked as any query
-        is: the expression is the agent's text, so it passes the same guard, plan check and bounds."""
-        remaining = deadline - time.monotonic()
-        if remaining <= 0:
-            return None
-        table = quote_identifier(self.table.table)
-        sql = f"SELECT CAST(({expression}) AS VARCHAR) AS v, count(*) AS n FROM {table} GROUP BY v ORDER BY n DESC, v"
-        try:  # run_query interrupts at 3/4 of its timeout: that moment is the deadline
-            result = run_query(
-                self.con, sql, self.policy, replace(self.limits, timeout_seconds=remaining / 0.75), self.table
-            )
-        except SearchError:
-            return None
-        values = [(str(v)[:VALUE_CHARS], int(n)) for v, n in result.rows if v is not None]
-        return FieldProfile(
-            expression, None, sum(n for _, n in values), len(values), values, complete=not result.truncated
-        )
-
-    def profile(self, seconds: float) -> TableProfile:
-        """The data's profile, built on first use within `seconds` and kept: the data of a worker never changes."""
-        if self._profile is None:
-            if seconds <= 0:
-                raise QueryAborted(_PROFILE_TIMEOUT)
-            try:
-                with WATCHDOG.deadline(self.con, seconds):
-                    self._profile = build_profile(self.con, self.table)
-            except duckdb.InterruptException:
-                raise QueryAborted(_PROFILE_TIMEOUT) from None
-        return self._profile
+        return Rows(result.columns, result.rows, result.truncated, self.insight.hints(sql, remaining))
 
 
 def _open_session(boot: Boot, replies: IO[bytes]) -> _Session | None:

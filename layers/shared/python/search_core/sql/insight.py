@@ -1,0 +1,84 @@
+"""What the worker knows about its data beyond the table: the profile, built once and kept, and from it the hints
+of an answer without rows.
+
+Everything here runs inside the sandbox under a deadline: the profile and the parse under DuckDB's interrupt, a
+computed value as a query through the same guard, plan check and bounds as the agent's own, and the Python work on
+bounded inputs (at most KEPT_VALUES short values per field, MAX_HINTS hints).
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import replace
+
+import duckdb
+
+from search_core.errors import QueryAborted, SearchError
+from search_core.sql.execute import run_query
+from search_core.sql.filters import conditions
+from search_core.sql.hints import MAX_HINTS, value_hints
+from search_core.sql.limits import QueryLimits
+from search_core.sql.policy import QueryPolicy
+from search_core.sql.profile import VALUE_CHARS, FieldProfile, TableProfile, build_profile
+from search_core.sql.quoting import quote_identifier
+from search_core.sql.table import TableSpec
+from search_core.sql.watchdog import WATCHDOG
+
+_PROFILE_TIMEOUT = "データの概要を制限時間内に作れませんでした。少し待ってから再試行してください。"
+
+
+class DataInsight:
+    """The profile and hints of one table on one sandboxed connection (the data of a worker never changes)."""
+
+    def __init__(
+        self, con: duckdb.DuckDBPyConnection, table: TableSpec, policy: QueryPolicy, limits: QueryLimits
+    ) -> None:
+        self.con = con
+        self.table = table
+        self.policy = policy
+        self.limits = limits
+        self._profile: TableProfile | None = None
+
+    def profile(self, seconds: float) -> TableProfile:
+        """The data's profile, built on first use within `seconds` (QueryAborted if that is not enough) and kept."""
+        if self._profile is None:
+            if seconds <= 0:
+                raise QueryAborted(_PROFILE_TIMEOUT)
+            try:
+                with WATCHDOG.deadline(self.con, seconds):
+                    self._profile = build_profile(self.con, self.table)
+            except duckdb.InterruptException:
+                raise QueryAborted(_PROFILE_TIMEOUT) from None
+        return self._profile
+
+    def hints(self, sql: str, seconds: float) -> list[dict[str, object]]:
+        """What the fields `sql` tests hold, within `seconds`; nothing if that is not enough (the answer stands)."""
+        deadline = time.monotonic() + seconds
+        try:
+            profile = self.profile(seconds)
+            with WATCHDOG.deadline(self.con, deadline - time.monotonic()):
+                tested = conditions(self.con, sql, {c.name for c in self.table.columns})
+        except (QueryAborted, duckdb.Error):
+            return []
+        computed = [self._computed_values(c.column, deadline) for c in tested if c.computed][:MAX_HINTS]
+        profile = replace(profile, fields=profile.fields + tuple(f for f in computed if f is not None))
+        json_columns = {c.name for c in self.table.columns if c.is_json}
+        return [hint.to_dict() for hint in value_hints(tested, profile, json_columns)]
+
+    def _computed_values(self, expression: str, deadline: float) -> FieldProfile | None:
+        """The most frequent values of an expression the query tested (`dayname(start_date)`), asked as any query
+        is: the expression is the agent's text, so it passes the same guard, plan check and bounds."""
+        remaining = deadline - time.monotonic()
+        if remaining <= 0:
+            return None
+        table = quote_identifier(self.table.table)
+        sql = f"SELECT CAST(({expression}) AS VARCHAR) AS v, count(*) AS n FROM {table} GROUP BY v ORDER BY n DESC, v"
+        # run_query interrupts at 3/4 of its timeout: that moment is the deadline.
+        limits = replace(self.limits, timeout_seconds=remaining / 0.75)
+        try:
+            result = run_query(self.con, sql, self.policy, limits, self.table)
+        except SearchError:
+            return None
+        values = [(str(v)[:VALUE_CHARS], int(n)) for v, n in result.rows if v is not None]
+        present = sum(n for _, n in values)
+        return FieldProfile(expression, None, present, len(values), values, complete=not result.truncated)
