@@ -47,6 +47,7 @@ bench: setup
 	$(PY) scripts/bench_sql.py
 	$(PY) scripts/bench_layer.py
 	$(PY) scripts/bench_cases.py > build/bench/cases.md
+	$(PY) scripts/bench_compare.py
 	$(PY) scripts/bench_report.py
 
 # Regenerate what is derived from the catalogue and the code: each SQL function's app.py and example event,

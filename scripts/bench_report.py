@@ -146,23 +146,20 @@ def zero_row_table(runs: list[Run]) -> list[str]:
     return table(header, "lrrrrrr", rows)
 
 
-def before_after_table(runs: list[Run], before: list[Run]) -> list[str]:
-    """Handler p50 of each query that returns rows, in this run and in `before` (same query, dataset and size)."""
-    earlier = {(r["dataset"], r["rows"], q["label"]): q["handler"]["p50"] for r in before for q in r["queries"]}
-    pairs = [
-        (run, q, earlier[(run["dataset"], run["rows"], q["label"])])
-        for run in runs
-        for q in answered(run)
-        if (run["dataset"], run["rows"], q["label"]) in earlier
+def compare_table(compared: dict[str, Any]) -> list[str]:
+    """Handler p50 of each query that returns rows, this tree against an earlier commit, from alternating rounds."""
+    results = compared["results"]
+    ratios = [r["now_p50"] / r["before_p50"] for r in results]
+    lines = [
+        f"Calls that return rows, this tree against {compared['before']} (before hints and the profile), both served "
+        "in one run by `scripts/bench_compare.py`: the two versions take turns, one round of every query at a time. "
+        f"Over {len(results)} query × size pairs: median **{statistics.median(ratios):.2f}×**, from "
+        f"{min(ratios):.2f}× to {max(ratios):.2f}×.",
+        "",
     ]
-    if not pairs:
-        return []
-    ratios = [q["handler"]["p50"] / p50 for _, q, p50 in pairs]
-    lines = [f"Over {len(pairs)} query × size pairs: median **{statistics.median(ratios):.2f}×**, "
-             f"from {min(ratios):.2f}× to {max(ratios):.2f}×.", ""]  # fmt: skip
-    rows = [[run["dataset"], f"{run['rows']:,}", q["label"], ms(p50), ms(q["handler"]["p50"]),
-             f"{q['handler']['p50'] / p50:.2f}×"] for run, q, p50 in pairs]  # fmt: skip
-    return lines + table("dataset | rows | query | p50 before | p50 now | now / before", "llrrrr", rows)
+    rows = [[r["dataset"], f"{r['rows']:,}", r["label"], ms(r["before_p50"]), ms(r["now_p50"]),
+             f"{r['now_p50'] / r['before_p50']:.2f}×"] for r in results]  # fmt: skip
+    return lines + table(f"dataset | rows | query | p50 {compared['before']} | p50 now | now / before", "llrrrr", rows)
 
 
 def warm_table(runs: list[Run], dataset: str) -> list[str]:
@@ -361,22 +358,9 @@ def memory_panel(ax: Any, runs: list[Run]) -> None:
 
 
 def report(
-    sql: dict[str, Any], layer: dict[str, Any] | None, cases: str | None, before: dict[str, Any] | None = None
+    sql: dict[str, Any], layer: dict[str, Any] | None, cases: str | None, compared: dict[str, Any] | None = None
 ) -> str:
     runs, machine = sql["runs"], sql["machine"]
-
-    def before_after_section() -> list[str]:
-        if before is None:
-            return []
-        return [
-            "",
-            "Calls that return rows, against the run kept in build/bench/sql-before.json (copy a run's sql.json "
-            "there to compare with it; the previous one was made before zero-row hints existed). Runs differ in "
-            "machine load and in the generated data, which follows the bundled sample:",
-            "",
-            *before_after_table(runs, before["runs"]),
-        ]
-
     datasets = sorted({run["dataset"] for run in runs})
     lines = [
         "# Benchmarks",
@@ -424,7 +408,7 @@ def report(
         "queries' p50 in the same run.",
         "",
         *zero_row_table(runs),
-        *before_after_section(),
+        *(["", *compare_table(compared)] if compared else []),
         "",
         "## Cold start",
         "",
@@ -494,8 +478,8 @@ def main() -> None:
     cases_path = BUILD / "cases.md"
     cases = cases_path.read_text(encoding="utf-8") if cases_path.exists() else None
     chart(sql["runs"], CHART)
-    before = read_json(BUILD / "sql-before.json")
-    REPORT.write_text(report(sql, read_json(BUILD / "layer.json"), cases, before), encoding="utf-8")
+    compared = read_json(BUILD / "compare.json")
+    REPORT.write_text(report(sql, read_json(BUILD / "layer.json"), cases, compared), encoding="utf-8")
     print(f"wrote {REPORT.relative_to(ROOT)} and {CHART.relative_to(ROOT)}")
 
 
