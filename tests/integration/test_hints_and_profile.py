@@ -53,7 +53,8 @@ def test_no_rows_names_the_condition_no_value_passes_and_lists_the_values_there(
 def test_a_date_outside_the_data_gets_its_range(functions: dict[str, ModuleType]) -> None:
     body = body_of(ask(functions, sql_event("search_events", "SELECT * FROM events WHERE start_date > '2031-01-01'")))
     [hint] = body["hints"]
-    assert hint["field"] == "start_date" and hint["maximum"] < "2031-01-01"
+    assert hint["field"] == "start_date" and hint["maximum"] < "2031-01-01" and hint["matched"] is False
+    assert "データに合う値がない条件: start_date > '2031-01-01'" in body["message"]
     assert f"start_date のデータは {hint['minimum']}〜{hint['maximum']} です" in body["message"]
 
 
@@ -95,6 +96,7 @@ def test_the_profile_of_one_column_lists_more_of_its_values(functions: dict[str,
     [column] = one["columns"]
     [listed] = [c for c in whole["columns"] if c["name"] == "facilities"]
     assert len(column["summary"]["top_values"]) > len(listed["summary"]["top_values"]) == 10
+    assert listed["summary"]["others"] == listed["summary"]["distinct"] - 10 > 0  # says that more were left out
     with (DATA_DIR / "stores.csv").open(encoding="utf-8-sig") as sample:
         parking = sum("駐車場" in json.loads(row["facilities"]) for row in csv.DictReader(sample))
     assert column["summary"]["top_values"][0] == {"value": "駐車場", "count": parking}

@@ -119,7 +119,9 @@ def test_equality_on_a_json_array_says_how_to_test_an_element(stores_profile: Ta
 def test_a_typed_field_shows_its_range(sandbox: Callable[..., Any]) -> None:
     profile = build_profile(sandbox("events"), EVENTS)
     [hint] = value_hints([Condition("start_date", None, ">", ("2030-01-01",))], profile, set())
-    assert hint.values == [] and hint.minimum is not None and hint.maximum is not None
+    assert hint.values == [] and hint.minimum is not None and hint.maximum is not None and hint.matched is False
+    [inside] = value_hints([Condition("start_date", None, ">=", (hint.minimum,))], profile, set())
+    assert inside.matched is True
 
 
 def test_hints_stay_within_their_budget_whatever_the_values() -> None:

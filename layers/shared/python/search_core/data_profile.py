@@ -33,6 +33,7 @@ class FieldSummary(BaseModel):
     top_values: list[ValueCount] | None = absent_when_none(
         "多い順の値と件数（JSON 配列は要素ごと、JSON オブジェクトはキー名）"
     )
+    others: int | None = absent_when_none("top_values に載せなかった値の種類数（column で 1 列だけ見るとより多く載る）")
     samples: list[str] | None = absent_when_none("自由記述の列: 値の例")
     minimum: str | None = absent_when_none("日付・数値の列: 最小値")
     maximum: str | None = absent_when_none("日付・数値の列: 最大値")
@@ -99,7 +100,8 @@ def _summary(field: FieldProfile, count: int) -> FieldSummary:
         samples = [_clipped(value) for value, _ in field.values[:_SAMPLES]]
         return FieldSummary(field=field.name, distinct=field.distinct, samples=samples)
     top = [ValueCount(value=_clipped(value), count=n) for value, n in field.values[:count]]
-    return FieldSummary(field=field.name, distinct=field.distinct, top_values=top)
+    others = max(field.distinct, len(field.values)) - len(top)
+    return FieldSummary(field=field.name, distinct=field.distinct, top_values=top, others=others or None)
 
 
 def _free_text(field: FieldProfile) -> bool:

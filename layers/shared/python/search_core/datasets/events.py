@@ -30,12 +30,12 @@ EVENTS = DatasetSpec(
             "capacity",
             "TEXT",
             "定員。単位付きのテキスト（数で比べるには "
-            "TRY_CAST(replace(regexp_extract(capacity, '[0-9,]+'), ',', '') AS INTEGER)）",
+            "TRY_CAST(replace(regexp_extract(capacity, '[0-9,]+'), ',', '') AS INTEGER)。数のない値は NULL になる）",
             examples=("100名", "2,000名", "16組"),
         ),
         Column("source_url", "TEXT", "情報元の URL"),
         Column("extracted_at", "TEXT", "情報を取得した日時（ISO 8601、+09:00）"),
-        Column("additional_info", "TEXT", "補足情報"),
+        Column("additional_info", "TEXT", "補足情報（雨天時の扱い、持ち物、対象年齢など）", examples=("雨天決行",)),
         Column("contact_info", "JSON", '{"phone": 電話番号, "email": メール}'),
         Column(
             "cost",

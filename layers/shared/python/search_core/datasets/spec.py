@@ -68,8 +68,9 @@ class DatasetSpec(TableSpec):
         return (
             f"{self.title}の列（型・説明）と、いまのデータの概要を返します: 列ごとの NULL の割合、値の種類数、"
             "多い順の値と件数（JSON の配列は要素ごと、オブジェクトはキーごと）、日付・数値の最小と最大、"
-            "自由記述の値の例。分類・対象者・設備などの値で絞る前、また値の形式（金額・日付の書き方、データの期間）"
-            f"が分からないときに、{self.search_operation} の前に呼んでください（column で 1 列だけ詳しく見られます）。"
+            "自由記述の値の例。ある列の値の一覧が要るとき（言い換えの候補を探す、分類ごとに答える）や、値の形式・"
+            f"データの期間が分からないときに、{self.search_operation} の前に呼んでください（column で 1 列だけ詳しく"
+            "見られます）。"
         )
 
     def profile_column_description(self) -> str:
@@ -84,9 +85,10 @@ class DatasetSpec(TableSpec):
                 "切り詰め、truncated=true。自分で書いた LIMIT の先は truncated に出ないので、件数は count(*) で"
                 "数える）。集計は全行に対して行われます。長い値は「…（省略）」付きで切り詰めます。",
                 "列の説明の「値の例」は同梱サンプルのもので、実データの表記（対象者・分類の呼び方など）や期間は"
-                f"違うことがある。分類などの値で絞る前に {self.profile_operation} で実データの値を見る。年のない日付は"
-                "データの期間（profile の最小・最大）から決める。該当がない応答には、条件の列に実際にある値"
-                "（hints）が付く。",
+                "違うことがある。値の条件は利用者の言葉で書いてよい: 該当がなければ応答の hints に、条件の列に実際に"
+                "ある値と日付の範囲が返るので、それで書き直す。言い換えを OR で並べると一部だけ当たって見落とすので、"
+                f"値の一覧が要るときや年のない日付は {self.profile_operation} で確かめる。続きの行は同じ ORDER BY で"
+                " OFFSET 10。",
                 "列:",
                 *(f"- {c.name} ({shown_type(c)}): {c.description}{_examples_of(c)}" for c in self.columns),
                 *self._json_lines(),

@@ -31,7 +31,7 @@ IS_OPEN_AT = Macro(
     description=(
         "hours（opening_hours 列）で日時 ts（日本時間。TIMESTAMP '2025-10-05 10:00' または '2025-10-05 10:00'）に"
         "営業中なら true。曜日と時刻だけの質問は、その曜日の日付で書く（2025-10-05 は日曜、10-06 は月曜 … 10-11 は"
-        "土曜）"
+        "土曜）。曜日のない時刻は 7 曜日それぞれの日付を OR で調べる。深夜 0 時台は前日の営業時間にも含まれる"
     ),
     example="SELECT store_name FROM stores WHERE is_open_at(opening_hours, TIMESTAMP '2025-10-05 10:00')",
 )

@@ -33,6 +33,7 @@ HINTS_BUDGET_CHARS = 1_500
 # What of a condition is shown and compared: a long IN list or literal says no more in its first few.
 _SHOWN_LITERALS = 5
 _SHOWN_CHARS = 100
+_ISO_DATE = re.compile(r"^\d{4}-\d{2}-\d{2}")
 # Longer LIKE patterns are not replayed on the profile's values (matched stays unknown).
 _REPLAYED_PATTERN_CHARS = 200
 
@@ -66,14 +67,57 @@ def _hint(condition: Condition, profile: TableProfile, json_column: bool) -> Val
     name = fields[0].name if len(fields) == 1 else condition.column
     shown = _condition_sql(name, condition)
     distinct = sum(f.distinct for f in fields)
-    if fields[0].minimum is not None:  # a date or a number: its range says more than its values
-        return ValueHint(name, shown, [], distinct, minimum=fields[0].minimum, maximum=fields[0].maximum)
+    low, high = fields[0].minimum, fields[0].maximum
+    if low is not None and high is not None:  # a date or a number: its range says more than its values
+        return ValueHint(name, shown, [], distinct, _in_range(condition, low, high), minimum=low, maximum=high)
     counted = [v for v, _ in sorted(((v, n) for f in fields for v, n in f.values), key=lambda item: -item[1])]
     values = _nearest_then_frequent(counted, condition)
     if json_column and condition.key is None:
         return _whole_json_hint(name, shown, values, distinct, condition, fields)
     matched = _any_passes(condition, counted) if all(f.complete for f in fields) else None
     return ValueHint(name, shown, values, distinct, matched)
+
+
+def _in_range(condition: Condition, low: str, high: str) -> bool | None:
+    """Whether some value between `low` and `high` passes a comparison: known for >, >=, <, <= (the extremes
+    decide), and false for =, IN or BETWEEN wholly outside the range.
+
+    >>> _in_range(Condition("d", None, ">", ("2030-01-01",)), "2025-01-01", "2026-01-04")
+    False
+    >>> at_most_10, is_50 = Condition("n", None, "<=", ("10",)), Condition("n", None, "=", ("50",))
+    >>> _in_range(at_most_10, "9", "100"), _in_range(is_50, "9", "100")
+    (True, None)
+    """
+    keys = _comparable([low, high, *condition.literals])
+    if keys is None:
+        return None
+    first, last, *given = keys
+    operator = condition.operator
+    if operator == ">":
+        return bool(last > given[0])
+    if operator == ">=":
+        return bool(last >= given[0])
+    if operator == "<":
+        return bool(first < given[0])
+    if operator == "<=":
+        return bool(first <= given[0])
+    if operator == "BETWEEN":
+        return None if given[0] <= last and given[-1] >= first else False
+    if operator in ("=", "IN"):
+        return None if any(first <= g <= last for g in given) else False
+    return None
+
+
+def _comparable(texts: list[str]) -> list[Any] | None:
+    """All as numbers, or all as ISO dates or times (whose text sorts as they do), or None.
+
+    >>> _comparable(["9", "10"]), _comparable(["2025-01-01", "2025-1-2"])
+    ([9.0, 10.0], None)
+    """
+    try:
+        return [float(text) for text in texts]
+    except ValueError:
+        return list(texts) if all(_ISO_DATE.match(text) for text in texts) else None
 
 
 def _whole_json_hint(
