@@ -37,6 +37,11 @@ def test_rows_come_without_hints_or_message(functions: dict[str, ModuleType]) ->
     assert body["count"] > 0 and "hints" not in body and "message" not in body
 
 
+def test_a_first_page_says_how_to_count_and_page(functions: dict[str, ModuleType]) -> None:
+    body = body_of(ask(functions, sql_event("search_events", "SELECT event_name FROM events")))
+    assert body["truncated"] is True and "count(*)" in body["message"] and "OFFSET 10" in body["message"]
+
+
 def test_no_rows_names_the_condition_no_value_passes_and_lists_the_values_there(
     functions: dict[str, ModuleType],
 ) -> None:

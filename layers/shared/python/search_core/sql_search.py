@@ -32,6 +32,13 @@ def prepared_form(spec: TableSpec) -> PreparedForm:
     return PreparedForm(PREPARED_SUFFIX, spec.fingerprint())
 
 
+# Read with truncated=true: the rows are a first page, and an agent that lists them as the answer is wrong.
+_TRUNCATED_MESSAGE = (
+    f"最初の {MAX_ROWS} 行だけです（または長い値を切りました）。全件数は count(*) で、続きは一意な ORDER BY を付けて"
+    f" OFFSET {MAX_ROWS} で取得できます。"
+)
+
+
 class ValueHint(BaseModel):
     field: str = Field(description="条件で調べた列（JSON のキーは 列->>'キー'）")
     condition: str = Field(description="クエリの条件")
@@ -47,7 +54,7 @@ class SqlSearchResponse(BaseModel):
     results: list[dict[str, Any]] = Field(description=f"結果の行（列名 → 値）。最大 {MAX_ROWS} 行")
     count: int = Field(description="返した行数")
     truncated: bool = Field(description="行数の上限や応答サイズのために行や値を切り詰めたら true")
-    message: str | None = absent_when_none("該当がないときの説明と次の一手")
+    message: str | None = absent_when_none("切り詰めたときや該当がないときの説明と次の一手")
     hints: list[ValueHint] | None = absent_when_none(
         "0 件のとき: 条件で調べた列に実際にある値。その値で条件を書き直して再試行する"
     )
@@ -134,7 +141,8 @@ class SqlSearch:
         return self._response(fitted, result.truncated or cut)
 
     def _response(self, rows: list[dict[str, Any]], truncated: bool) -> SqlSearchResponse:
-        return SqlSearchResponse(results=rows, count=len(rows), truncated=truncated)
+        message = _TRUNCATED_MESSAGE if truncated else None
+        return SqlSearchResponse(results=rows, count=len(rows), truncated=truncated, message=message)
 
     def _no_rows(self, result: QueryResult) -> SqlSearchResponse:
         """No rows: say so, and, where the worker found them, what the tested fields hold (bounded there)."""

@@ -87,8 +87,9 @@ class DatasetSpec(TableSpec):
                 "列の説明の「値の例」は同梱サンプルのもので、実データの表記（対象者・分類の呼び方など）や期間は"
                 "違うことがある。値の条件は利用者の言葉で書いてよい: 該当がなければ応答の hints に、条件の列に実際に"
                 "ある値と日付の範囲が返るので、それで書き直す。言い換えを OR で並べると一部だけ当たって見落とすので、"
-                f"値の一覧が要るときや年のない日付は {self.profile_operation} で確かめる。続きの行は同じ ORDER BY で"
-                " OFFSET 10。",
+                f"値の一覧が要るときや年のない日付は {self.profile_operation} で確かめる。一覧は最初から一意な ORDER BY"
+                "（名前などを加える）を付け、続きは同じ ORDER BY で OFFSET 10。全件の名前だけなら string_agg が 1 行で"
+                "返せる。",
                 "列:",
                 *(f"- {c.name} ({shown_type(c)}): {c.description}{_examples_of(c)}" for c in self.columns),
                 *self._json_lines(),
