@@ -167,7 +167,7 @@ from pathlib import Path
 from search_core.cases.database import open_cases
 from search_core.cases.courts import canonical_court
 from search_core.cases.models import CaseQuery
-from search_core.cases.normalize import split_keywords
+from search_core.cases.query import parse
 from search_core.sql.limits import QueryLimits
 from search_core.storage.cache import LocalCopy
 limits = QueryLimits.for_function({memory_mb}, 30.0)
@@ -176,16 +176,16 @@ t1 = time.perf_counter()
 def query(q):
     court = canonical_court(q["court"]) if q.get("court") else None
     d = lambda k: date.fromisoformat(q[k]) if q.get(k) else None
-    return CaseQuery(tuple(split_keywords(q["keywords"])), 5, court, d("date_from"), d("date_to"))
+    return CaseQuery(parse(q["keywords"]), 5, court, d("date_from"), d("date_to"))
 queries = json.loads({queries!r})
-first = [d.doc_id for d in index.search(query(queries[0]))]
+first = [d.doc_id for d in index.search(query(queries[0])).decisions]
 t2 = time.perf_counter()
 timings, results = [], []
 for q in queries:
     samples = []
     for _ in range({repeat}):
         s = time.perf_counter(); found = index.search(query(q)); samples.append((time.perf_counter() - s) * 1000)
-    timings.append(samples); results.append([d.doc_id for d in found])
+    timings.append(samples); results.append([d.doc_id for d in found.decisions])
 # VmHWM, not ru_maxrss: Linux carries ru_maxrss over from the parent across fork and exec.
 rss = next(int(l.split()[1]) for l in open("/proc/self/status") if l.startswith("VmHWM:")) / 1024
 print(json.dumps({{"open_ms": (t1 - t0) * 1000, "first_ms": (t2 - t1) * 1000, "timings": timings,

@@ -25,8 +25,8 @@ cases = CaseSearch()
 )
 def search_cases(
     keywords: Annotated[
-        str, Body(embed=True, max_length=spec.MAX_KEYWORDS_CHARS, description=spec.KEYWORDS_DESCRIPTION)
-    ],
+        str | None, Body(embed=True, max_length=spec.MAX_KEYWORDS_CHARS, description=spec.KEYWORDS_DESCRIPTION)
+    ] = None,
     court: Annotated[
         str | None, Body(embed=True, max_length=spec.MAX_COURT_CHARS, description=spec.COURT_DESCRIPTION)
     ] = None,

@@ -9,6 +9,8 @@ from typing import Any
 
 import pytest
 
+from search_core.cases.courts import canonical_court
+from search_core.cases.source import read_decisions
 from search_core.responses import BUDGET_BYTES, response_bytes
 from tests.conftest import DATA_DIR, LambdaContext, body_of, load_event, status_of
 
@@ -56,9 +58,12 @@ def test_search_returns_the_contract_fields(cases_fn: ModuleType) -> None:
     assert (first["doc_id"], first["date"], first["date_text"]) == ("R10-0101-H", "2028-01-01", "令和10年1月1日")
 
 
-def test_default_limit_is_five_and_above_twenty_is_clamped(cases_fn: ModuleType) -> None:
-    assert body_of(call(cases_fn, search_event(keywords="事件")))["count"] == 5
-    assert body_of(call(cases_fn, search_event(keywords="事件", limit="100")))["count"] == 14  # all 14, capped at 20
+def test_default_limit_is_five_with_the_total_and_a_clamped_limit_is_said(cases_fn: ModuleType) -> None:
+    five = body_of(call(cases_fn, search_event(keywords="事件")))
+    assert (five["count"], five["total"], five["total_exact"], five["more"]) == (5, 14, True, True)
+    clamped = body_of(call(cases_fn, search_event(keywords="事件", limit="100")))
+    assert (clamped["count"], clamped["more"]) == (14, False)  # all 14, capped at 20
+    assert "limit は最大 20 件です（100 を 20 にしました）" in clamped["message"]
 
 
 def test_limit_below_one_is_422(cases_fn: ModuleType) -> None:
@@ -66,9 +71,22 @@ def test_limit_below_one_is_422(cases_fn: ModuleType) -> None:
     assert status_of(response) == 422 and "limit" in body_of(response)["error"]
 
 
-def test_missing_keywords_is_422(cases_fn: ModuleType) -> None:
-    response = call(cases_fn, load_event("search_cases/invalid_missing_keywords.json"))
-    assert body_of(response) == {"error": "リクエストが不正です: keywords: 必須です"}
+def test_a_court_alone_lists_its_newest_decisions_and_counts_them(cases_fn: ModuleType) -> None:
+    body = body_of(call(cases_fn, load_event("search_cases/search_court_only.json")))
+    wanted = canonical_court("東京地裁")
+    tokyo = [row for row in read_decisions(DATA_DIR / "cases.db") if wanted in canonical_court(row["court"] or "")]
+    assert body["total"] == len(tokyo) == body["count"] and body["total_exact"] and not body["more"]
+    two = body_of(call(cases_fn, search_event(court="東京地裁", limit="2")))
+    assert (two["count"], two["total"], two["more"]) == (2, len(tokyo), True)
+    dates = [r["date"] for r in body["results"]]
+    assert dates == sorted(dates, reverse=True) and all(wanted in canonical_court(r["court"]) for r in body["results"])
+
+
+def test_nothing_to_search_for_is_422(cases_fn: ModuleType) -> None:
+    response = call(cases_fn, load_event("search_cases/invalid_nothing_to_search.json"))
+    assert status_of(response) == 422 and "keywords が空です" in body_of(response)["error"]
+    only_excluded = call(cases_fn, search_event(keywords="-控訴"))
+    assert status_of(only_excluded) == 422
 
 
 def test_blank_keywords_are_422(cases_fn: ModuleType) -> None:
@@ -104,12 +122,25 @@ def test_date_range(cases_fn: ModuleType) -> None:
     assert body["count"] == 2
 
 
-def test_no_hit(cases_fn: ModuleType) -> None:
-    assert body_of(call(cases_fn, load_event("search_cases/search_no_hit.json"))) == {
-        "results": [],
-        "count": 0,
-        "message": "該当なし。",
-    }
+def test_no_hit_names_the_terms_no_decision_holds(cases_fn: ModuleType) -> None:
+    body = body_of(call(cases_fn, load_event("search_cases/search_no_hit.json")))
+    assert (body["results"], body["count"], body["total"], body["more"]) == ([], 0, 0, False)
+    assert body["message"].startswith("該当なし。次の語を含む判決はありません: ")
+    assert all(count["count"] == 0 for count in body["term_counts"])
+
+
+def test_no_hit_of_terms_found_apart_says_so_with_their_counts(cases_fn: ModuleType) -> None:
+    body = body_of(call(cases_fn, search_event(keywords="ＰＲＯＶＩＤＥＲ 控訴")))
+    assert body["count"] == 0 and "すべてを満たす判決はありません" in body["message"]
+    assert {c["term"]: c["count"] for c in body["term_counts"]}["provider"] == 1
+
+
+def test_or_and_not_through_the_handler(cases_fn: ModuleType) -> None:
+    either = body_of(call(cases_fn, search_event(keywords="ＰＲＯＶＩＤＥＲ OR 控訴")))
+    both = {r["doc_id"] for r in either["results"]}
+    assert "R01-0501-B" in both and len(both) == either["total"] > 1
+    without = body_of(call(cases_fn, search_event(keywords="ＰＲＯＶＩＤＥＲ OR 控訴 -ＰＲＯＶＩＤＥＲ")))
+    assert {r["doc_id"] for r in without["results"]} == both - {"R01-0501-B"}
 
 
 def test_paging_reads_the_whole_decision_once(cases_fn: ModuleType) -> None:

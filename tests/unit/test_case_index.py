@@ -15,9 +15,10 @@ from hypothesis import strategies as st
 from search_core.cases.courts import canonical_court
 from search_core.cases.database import open_cases
 from search_core.cases.index import CaseIndex
-from search_core.cases.models import CaseQuery
-from search_core.cases.normalize import split_keywords
+from search_core.cases.models import CaseMatches, CaseQuery
+from search_core.cases.normalize import normalize, split_keywords
 from search_core.cases.prepare import search_text
+from search_core.cases.query import Expression, parse
 from search_core.cases.source import read_decisions
 from search_core.storage.cache import LocalCopy
 from tests.conftest import DATA_DIR, TEST_LIMITS
@@ -34,9 +35,13 @@ def index(tmp_path_factory: pytest.TempPathFactory) -> Iterator[CaseIndex]:
 
 
 def ids(index: CaseIndex, keywords: str, limit: int = 20, **filters: object) -> list[str]:
+    return [decision.doc_id for decision in found(index, keywords, limit, **filters).decisions]
+
+
+def found(index: CaseIndex, keywords: str, limit: int = 20, **filters: object) -> CaseMatches:
     court = filters.pop("court", None)
-    query = CaseQuery(tuple(split_keywords(keywords)), limit, canonical_court(str(court)) if court else None, **filters)  # type: ignore[arg-type]
-    return [decision.doc_id for decision in index.search(query)]
+    query = CaseQuery(parse(keywords), limit, canonical_court(str(court)) if court else None, **filters)  # type: ignore[arg-type]
+    return index.search(query)
 
 
 def test_every_keyword_must_match(index: CaseIndex) -> None:
@@ -123,8 +128,38 @@ def test_results_equal_the_exact_and_of_substrings(index: CaseIndex, words: list
     keywords = split_keywords(" ".join(words))
     if not keywords:
         return
-    found = [d.doc_id for d in index.search(CaseQuery(tuple(keywords), 20))]
-    assert sorted(found) == brute_force(keywords)
+    matches = index.search(CaseQuery(Expression(tuple((k,) for k in keywords)), 20))
+    assert sorted(d.doc_id for d in matches.decisions) == brute_force(keywords)
+    assert (matches.total, matches.total_exact) == (len(brute_force(keywords)), True)
+
+
+# Words as a quoted phrase holds them: no quote, no space at either end, not empty once normalised.
+_WORD = st.text(alphabet=_ALPHABET.replace('"', ""), min_size=1, max_size=3).filter(
+    lambda w: normalize(w).strip() == normalize(w) != ""
+)
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    st.lists(st.lists(_WORD, min_size=1, max_size=3), min_size=0, max_size=3),
+    st.lists(_WORD, min_size=0, max_size=2),
+)
+def test_operators_give_exactly_the_and_of_ors_without_the_excluded(
+    index: CaseIndex, clauses: list[list[str]], excluded: list[str]
+) -> None:
+    """The keyword language, written out with OR and -, against a brute-force reading of every decision."""
+    written = " ".join([" OR ".join(f'"{w}"' for w in clause) for clause in clauses] + [f'-"{w}"' for w in excluded])
+    wanted = [[normalize(w) for w in clause] for clause in clauses]
+    unwanted = [normalize(w) for w in excluded]
+    texts = {row["doc_id"]: search_text(row) for row in read_decisions(SAMPLE)}
+    expected = {
+        doc
+        for doc, text in texts.items()
+        if all(any(w in text for w in clause) for clause in wanted) and not any(w in text for w in unwanted)
+    }
+    matches = index.search(CaseQuery(parse(written), len(texts)))
+    assert {d.doc_id for d in matches.decisions} == expected
+    assert (matches.total, matches.total_exact) == (len(expected), True)
 
 
 def test_csv_and_jsonl_exports_prepare_to_the_same_index(tmp_path: Path, index: CaseIndex) -> None:
@@ -152,7 +187,7 @@ def test_csv_and_jsonl_exports_prepare_to_the_same_index(tmp_path: Path, index: 
 
 
 def test_a_search_stops_once_its_deadline_has_passed(index: CaseIndex) -> None:
-    query = CaseQuery(tuple(split_keywords("判決")), 20, None)
+    query = CaseQuery(parse("判決"), 20, None)
     with pytest.raises(TimeoutError):
         index.search(query, deadline=time.monotonic() - 1)
     assert index.search(query, deadline=time.monotonic() + 60)

@@ -14,13 +14,13 @@ from pydantic import BaseModel, Field
 from search_core.cases.courts import canonical_court
 from search_core.cases.database import FILE_NAME, open_cases
 from search_core.cases.index import CaseIndex
-from search_core.cases.models import CaseQuery, Decision
-from search_core.cases.normalize import split_keywords
+from search_core.cases.models import CaseMatches, CaseQuery, Decision
 from search_core.cases.pages import page_end
+from search_core.cases.query import parse
 from search_core.cases.snippet import snippet
 from search_core.errors import InvalidRequest, NotFound, QueryAborted, QueryFailed
 from search_core.observability import logger, metrics
-from search_core.responses import fit_rows
+from search_core.responses import absent_when_none, fit_rows
 from search_core.settings import Settings
 from search_core.sql.limits import QueryLimits
 from search_core.sql.watchdog import WATCHDOG
@@ -37,17 +37,22 @@ MAX_DOC_ID_CHARS = 200
 NO_HITS = "該当なし。"
 
 SEARCH_DESCRIPTION = (
-    "日本の判例（裁判所の判決）をキーワードで検索します。すべてのキーワードを含む判決を、判決日の新しい順に返します"
-    f"（既定 {DEFAULT_LIMIT} 件、最大 {MAX_LIMIT} 件）。全文は doc_id を /cases/text に渡して読めます。"
+    "日本の判例（裁判所の判決）をキーワード・裁判所・判決日で検索し、判決日の新しい順に返します"
+    f"（既定 {DEFAULT_LIMIT} 件、最大 {MAX_LIMIT} 件）。応答の total は該当する判決の総数（total_exact が false なら"
+    "少なくともその数）、more は返した件数より多く該当するか。キーワードなしで court や日付だけでも検索できます。"
+    "全文は doc_id を /cases/text に渡して読めます。"
 )
 KEYWORDS_DESCRIPTION = (
-    "検索語。空白（半角・全角）で区切るとすべてを含む判決だけを返します（AND）。doc_id・裁判所・日付・事件番号・"
+    '検索式: 空白 = AND、OR（または ｜）= どちらか、先頭の - または NOT = 除外、"…" = 空白を含む 1 語'
+    "（例: 不法行為 損害賠償 OR 慰謝料 -控訴）。OR は空白より強く結びつきます。doc_id・裁判所・日付・事件番号・"
     "事件名・主文・事実及び理由を対象に、全角半角・大文字小文字を区別せず、漢数字と算用数字を同一視します"
     "（第七百九条 = 第709条）。記号もそのままの文字として扱います。"
-    f"最大 {MAX_KEYWORDS} 語・{MAX_KEYWORDS_CHARS:,} 文字。"
+    f"最大 {MAX_KEYWORDS} 語・{MAX_KEYWORDS_CHARS:,} 文字。court か日付を指定するなら省略できます。"
 )
 COURT_DESCRIPTION = "裁判所名の一部（例: 東京地裁、最高裁判所、知財高裁）。略称と正式名称は同一視します。"
-LIMIT_DESCRIPTION = f"返す件数（1〜{MAX_LIMIT}、既定 {DEFAULT_LIMIT}。{MAX_LIMIT} を超える値は {MAX_LIMIT} にします）"
+LIMIT_DESCRIPTION = (
+    f"返す件数（1〜{MAX_LIMIT}、既定 {DEFAULT_LIMIT}。{MAX_LIMIT} を超える値は {MAX_LIMIT} にし、message で伝えます）"
+)
 DATE_FROM_DESCRIPTION = "この日以降の判決だけ（YYYY-MM-DD、当日を含む）"
 DATE_TO_DESCRIPTION = "この日以前の判決だけ（YYYY-MM-DD、当日を含む）"
 TEXT_DESCRIPTION = (
@@ -68,10 +73,19 @@ class CaseHit(BaseModel):
     snippet: str = Field(description="最初に一致した箇所の前後の抜粋")
 
 
+class TermCount(BaseModel):
+    term: str
+    count: int | None = Field(description="その語だけを含む判決の数（時間内に数えきれなければ null）")
+
+
 class CaseSearchResponse(BaseModel):
     results: list[CaseHit]
-    count: int
-    message: str | None = None
+    count: int = Field(description="返した件数")
+    total: int = Field(description="条件を満たす判決の総数（total_exact が false なら少なくともこの数）")
+    total_exact: bool = Field(description="total が正確なら true、時間内に数えきれなかったら false")
+    more: bool = Field(description="返した件数より多く該当するなら true（条件で絞るか limit を増やす）")
+    message: str | None = absent_when_none("limit を調整したときや該当がないときの説明")
+    term_counts: list[TermCount] | None = absent_when_none("該当がないとき: 語ごとに、その語だけを含む判決の数")
 
 
 class CaseTextResponse(BaseModel):
@@ -96,7 +110,7 @@ class CaseSearch:
 
     def search(
         self,
-        keywords: str,
+        keywords: str | None,
         budget: int,
         court: str | None = None,
         limit: int = DEFAULT_LIMIT,
@@ -106,14 +120,16 @@ class CaseSearch:
         query = _query(keywords, court, limit, date_from, date_to)
         index = self._data.current()
         with self._deadline(index) as deadline:
-            decisions = index.search(query, deadline)
-        rows = [_hit(decision, query.keywords).model_dump() for decision in decisions]
-        fitted, _ = fit_rows(rows, lambda r: _search_body(r).model_dump(), budget)
+            found = index.search(query, deadline)
+        terms = query.expression.positive_terms
+        rows = [_hit(decision, terms).model_dump() for decision in found.decisions]
+        notes = _limit_note(limit)
+        fitted, _ = fit_rows(rows, lambda r: _search_body(r, found, notes).model_dump(), budget)
         if rows and not fitted:
             raise QueryFailed("結果が大きすぎて返せません。limit を小さくしてください。")
         metrics.add_metric(name="CasesReturned", unit="Count", value=len(fitted))
-        logger.info("case search", keywords=list(query.keywords), court=query.court, rows=len(fitted))
-        return _search_body(fitted)
+        logger.info("case search", keywords=list(query.expression.terms), court=query.court, rows=len(fitted))
+        return _search_body(fitted, found, notes)
 
     def text(self, doc_id: str, offset: int, budget: int) -> CaseTextResponse:
         index = self._data.current()
@@ -148,18 +164,30 @@ class CaseSearch:
         return open_cases(local, self.limits, self.settings.cache_dir / "cases-prepared")
 
 
-def _query(keywords: str, court: str | None, limit: int, date_from: date | None, date_to: date | None) -> CaseQuery:
-    words = split_keywords(keywords)
-    if not words:
-        raise InvalidRequest("keywords が空です。検索語を 1 つ以上指定してください。")
-    if len(words) > MAX_KEYWORDS:
+def _query(
+    keywords: str | None, court: str | None, limit: int, date_from: date | None, date_to: date | None
+) -> CaseQuery:
+    expression = parse(keywords or "")
+    if len(expression.terms) > MAX_KEYWORDS:
         raise InvalidRequest(
-            f"keywords は {MAX_KEYWORDS} 語までです（{len(words)} 語ありました）。語を絞ってください。"
+            f"keywords は {MAX_KEYWORDS} 語までです（{len(expression.terms)} 語ありました）。語を絞ってください。"
         )
     if date_from and date_to and date_from > date_to:
         raise InvalidRequest("date_from が date_to より後になっています。")
     court_name = canonical_court(court) if court and court.strip() else None
-    return CaseQuery(tuple(words), min(limit, MAX_LIMIT), court_name, date_from, date_to)
+    query = CaseQuery(expression, min(limit, MAX_LIMIT), court_name, date_from, date_to)
+    if not expression.clauses and not query.filtered:
+        raise InvalidRequest(
+            "keywords が空です。検索語を 1 つ以上（除外語だけでなく）指定するか、court・date_from・date_to で"
+            "絞ってください。"
+        )
+    return query
+
+
+def _limit_note(limit: int) -> str | None:
+    if limit <= MAX_LIMIT:
+        return None
+    return f"limit は最大 {MAX_LIMIT} 件です（{limit} を {MAX_LIMIT} にしました）。続きは条件で絞ってください。"
 
 
 def _identity(decision: Decision) -> dict[str, Any]:
@@ -174,13 +202,42 @@ def _identity(decision: Decision) -> dict[str, Any]:
 
 
 def _hit(decision: Decision, keywords: tuple[str, ...]) -> CaseHit:
+    """The decision with a passage around its first hit of a positive term (the opening if none)."""
     decision_text = f"{decision.main_text or ''}\n{decision.facts_and_reasons or ''}"
     return CaseHit(**_identity(decision), date_text=decision.date_text, snippet=snippet(decision_text, keywords))
 
 
-def _search_body(rows: list[dict[str, Any]]) -> CaseSearchResponse:
+def _search_body(rows: list[dict[str, Any]], found: CaseMatches, note: str | None) -> CaseSearchResponse:
     hits = [CaseHit.model_validate(row) for row in rows]
-    return CaseSearchResponse(results=hits, count=len(hits), message=None if hits else NO_HITS)
+    counts = [TermCount(term=t, count=n) for t, n in found.term_counts.items()] or None
+    message = " ".join(part for part in (note, None if hits else _no_hits(found)) if part) or None
+    return CaseSearchResponse(
+        results=hits,
+        count=len(hits),
+        total=found.total,
+        total_exact=found.total_exact,
+        more=found.total > len(hits),
+        message=message,
+        term_counts=counts,
+    )
+
+
+def _no_hits(found: CaseMatches) -> str:
+    """Why nothing matched: the terms no decision holds, or the filters that leave nothing."""
+    parts = [NO_HITS]
+    missing = [term for term, n in found.term_counts.items() if n == 0]
+    if missing:
+        parts.append(f"次の語を含む判決はありません: {'、'.join(missing)}。表記を変えるか語を外してください。")
+    elif found.term_counts and all(found.term_counts.values()):
+        parts.append(
+            "語はそれぞれ見つかりますが、すべてを満たす判決はありません（term_counts を参照）。"
+            "OR を使うか語を減らしてください。"
+        )
+    if found.filtered_total == 0:
+        parts.append("court・日付の条件だけで 0 件です。裁判所名や期間を見直してください。")
+    elif found.filtered_total is not None:
+        parts.append(f"court・日付の条件を満たす判決は {found.filtered_total} 件あります。")
+    return "".join(parts)
 
 
 def _page(decision: Decision, full: str, offset: int, text: str, next_offset: int | None) -> CaseTextResponse:

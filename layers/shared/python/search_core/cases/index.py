@@ -5,17 +5,21 @@ from __future__ import annotations
 import math
 import time
 from collections.abc import Iterator
+from dataclasses import replace
 from itertools import islice
 
 import duckdb
 
 from search_core.cases.grams import bitmap_from_bits, bitmap_of, decisions_in, needed_grams
-from search_core.cases.models import CaseQuery, Decision
+from search_core.cases.models import CaseMatches, CaseQuery, Decision
 from search_core.cases.prepare import unpack
+from search_core.cases.query import Expression
 
 # Candidates are checked newest first in growing batches, so a common keyword stops after a few batches.
 _FIRST_BATCH = 32
 _MAX_BATCH = 1024
+# Terms counted one by one to explain an empty answer (the language allows 20; the first few say enough).
+MAX_COUNTED_TERMS = 8
 _DECISION_COLUMNS = """SELECT c.doc_num, c.doc_id, c.court, c.date, c.date_text, c.case_number, c.case_name,
     b.main_text, b.facts_and_reasons"""
 
@@ -27,21 +31,59 @@ class CaseIndex:
         self.con = con
         self.decisions: int = con.execute("SELECT count(*) FROM cases").fetchall()[0][0]
 
-    def search(self, query: CaseQuery, deadline: float = math.inf) -> list[Decision]:
-        """The newest `query.limit` decisions holding every keyword (exactly) and passing the filters.
+    def search(self, query: CaseQuery, deadline: float = math.inf) -> CaseMatches:
+        """The newest `query.limit` decisions satisfying the expression (exactly) and the filters, and their count.
 
-        Raises TimeoutError once `deadline` (time.monotonic) has passed while candidates are checked; the caller
-        interrupts the connection at the same deadline, so no single statement outlives it either.
+        Candidates are checked newest first until the limit is met; counting then goes on over the rest until half
+        the time left is spent (after that, the count is a lower bound). Raises TimeoutError once `deadline`
+        (time.monotonic) has passed while the first `limit` are sought; the caller interrupts the connection at the
+        same deadline, so no single statement outlives it either.
         """
         candidates = self._candidates(query)
-        if not candidates:
-            return []
+        expression = query.expression
+        if not expression.clauses and not expression.excluded:  # filters alone: the bitmap is the answer
+            matched = list(islice(decisions_in(candidates), query.limit))
+            return CaseMatches(self._decisions(matched), candidates.bit_count(), True)
+        matched, total, exact = self._matching(candidates, query, deadline)
+        decisions = self._decisions(matched)
+        if total:
+            return CaseMatches(decisions, total, exact)
+        return CaseMatches(decisions, 0, exact, self._term_counts(query, deadline), self._filtered_total(query))
+
+    def _matching(self, candidates: int, query: CaseQuery, deadline: float) -> tuple[list[int], int, bool]:
+        """The first `limit` matching decision numbers, how many match in all, and whether that count is exact."""
         matched: list[int] = []
+        total = 0
+        counting_until: float | None = None  # set once the limit is met: from then on, only counting
         for batch in _batches(decisions_in(candidates)):
-            matched.extend(self._verified(batch, query.keywords, deadline))
-            if len(matched) >= query.limit:
-                break
-        return self._decisions(matched[: query.limit])
+            try:
+                found = self._verified(batch, query.expression, counting_until or deadline)
+            except TimeoutError:
+                if counting_until is None:
+                    raise
+                return matched, total, False
+            total += len(found)
+            matched.extend(found[: query.limit - len(matched)])
+            if len(matched) >= query.limit and counting_until is None:
+                now = time.monotonic()
+                counting_until = now + (deadline - now) / 2
+        return matched, total, True
+
+    def _term_counts(self, query: CaseQuery, deadline: float) -> dict[str, int | None]:
+        """For an empty answer: how many decisions (within the filters) hold each term on its own."""
+        counts: dict[str, int | None] = {}
+        for term in query.expression.terms[:MAX_COUNTED_TERMS]:
+            alone = replace(query, expression=Expression(((term,),)), limit=0)
+            try:
+                _, total, exact = self._matching(self._candidates(alone), alone, deadline)
+            except TimeoutError:
+                counts[term] = None
+                continue
+            counts[term] = total if exact else None
+        return counts
+
+    def _filtered_total(self, query: CaseQuery) -> int | None:
+        return self._passing_filters(query).bit_count() if query.filtered else None
 
     def decision(self, doc_id: str) -> Decision | None:
         rows = self._rows(
@@ -53,20 +95,28 @@ class CaseIndex:
         self.con.close()
 
     def _candidates(self, query: CaseQuery) -> int:
-        grams = needed_grams(query.keywords)
-        found = self.con.execute(
-            "SELECT CAST(dense AS VARCHAR), sparse FROM grams WHERE gram IN (SELECT unnest(?))", [sorted(grams)]
-        ).fetchall()
-        if len(found) < len(grams):
-            return 0  # some character pair occurs nowhere
+        """Decisions that may satisfy the expression: for every clause, those holding every character pair of one
+        of its terms (an excluded term can only be checked on the text); within the filters."""
         candidates = (1 << self.decisions) - 1
-        for dense, sparse in sorted(found, key=lambda row: row[0] is not None):  # rare grams first
-            candidates &= bitmap_from_bits(dense) if dense is not None else bitmap_of(sparse)
+        bitmaps = self._gram_bitmaps({g for t in query.expression.positive_terms for g in needed_grams([t])})
+        for clause in query.expression.clauses:
+            candidates &= _any_term(clause, bitmaps)
             if not candidates:
-                break
-        if query.court or query.date_from or query.date_to:
+                return 0
+        if query.filtered:
             candidates &= self._passing_filters(query)
         return candidates
+
+    def _gram_bitmaps(self, grams: set[str]) -> dict[str, int]:
+        """The decisions holding each gram (absent: none)."""
+        if not grams:
+            return {}
+        rows = self.con.execute(
+            "SELECT gram, CAST(dense AS VARCHAR), sparse FROM grams WHERE gram IN (SELECT unnest(?))", [sorted(grams)]
+        ).fetchall()
+        return {
+            gram: bitmap_from_bits(dense) if dense is not None else bitmap_of(sparse) for gram, dense, sparse in rows
+        }
 
     def _passing_filters(self, query: CaseQuery) -> int:
         rows = self.con.execute(
@@ -76,8 +126,8 @@ class CaseIndex:
         ).fetchall()
         return bitmap_of(row[0] for row in rows)
 
-    def _verified(self, batch: list[int], keywords: tuple[str, ...], deadline: float) -> list[int]:
-        """The decisions of `batch` whose normalised text holds every keyword, in order."""
+    def _verified(self, batch: list[int], expression: Expression, deadline: float) -> list[int]:
+        """The decisions of `batch` whose normalised text satisfies the expression, in order."""
         # A join on a small list lets DuckDB push the doc_num filter into the scan and read only those rows.
         rows = self.con.execute(
             """SELECT s.doc_num, s.text FROM (SELECT unnest(?) AS doc_num) wanted
@@ -88,8 +138,7 @@ class CaseIndex:
         for number, packed in rows:
             if time.monotonic() > deadline:  # each text is long: checked one by one, not a batch at a time
                 raise TimeoutError("case search ran past its deadline")
-            text = unpack(packed) or ""
-            if all(keyword in text for keyword in keywords):
+            if expression.holds_in(unpack(packed) or ""):
                 verified.append(number)
         return verified
 
@@ -111,6 +160,17 @@ class CaseIndex:
                 Decision(doc_num, doc_id, court, day, day_text, case_number, case_name, unpack(main), unpack(facts))
             )
         return decisions
+
+
+def _any_term(clause: tuple[str, ...], bitmaps: dict[str, int]) -> int:
+    """Decisions holding every gram of at least one of the clause's terms."""
+    either = 0
+    for term in clause:
+        holding = -1  # all bits: a term with no grams (none are empty) would not narrow anything
+        for gram in needed_grams([term]):
+            holding &= bitmaps.get(gram, 0)
+        either |= holding
+    return either
 
 
 def _batches(doc_nums: Iterator[int]) -> Iterator[list[int]]:

@@ -2,19 +2,39 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import date
+
+from search_core.cases.query import Expression
 
 
 @dataclass(frozen=True)
 class CaseQuery:
-    """A search: every keyword must occur (already normalised); court and dates narrow it."""
+    """A search: the keyword expression (no clauses: every decision passing the filters); court and dates narrow
+    it."""
 
-    keywords: tuple[str, ...]
+    expression: Expression
     limit: int
     court: str | None = None  # canonical form
     date_from: date | None = None
     date_to: date | None = None
+
+    @property
+    def filtered(self) -> bool:
+        return bool(self.court or self.date_from or self.date_to)
+
+
+@dataclass(frozen=True)
+class CaseMatches:
+    """The newest matching decisions, and how many match in all: exactly, or at least `total` when counting every
+    candidate would have outrun the deadline."""
+
+    decisions: list[Decision]
+    total: int
+    total_exact: bool
+    # For an empty answer: how many decisions hold each term alone (None: not counted in time).
+    term_counts: dict[str, int | None] = field(default_factory=dict)
+    filtered_total: int | None = None
 
 
 @dataclass(frozen=True)
