@@ -12,6 +12,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from search_core.cases.citations import mark
 from search_core.cases.courts import canonical_court
 from search_core.cases.database import open_cases
 from search_core.cases.index import CaseIndex
@@ -56,6 +57,13 @@ def test_width_and_case_do_not_matter(index: CaseIndex, spelling: str) -> None:
 @pytest.mark.parametrize("article", ["第七百九条", "第709条", "第７０９条"])
 def test_kanji_and_arabic_article_numbers_find_each_other(index: CaseIndex, article: str) -> None:
     assert ids(index, f"民法{article}") == ["R10-0101-H", "R07-0307-C", "H31-0430-A"]
+
+
+@pytest.mark.parametrize("article", ["第3条", "3条", "第三条", "三条"])
+def test_an_article_finds_itself_and_not_a_longer_number(index: CaseIndex, article: str) -> None:
+    found = ids(index, article)
+    assert "R05-0930-LONG" in found  # 本件契約の第3条
+    assert "2024-12-01-F" not in found  # 民法第七〇三条 is article 703
 
 
 @pytest.mark.parametrize(
@@ -149,8 +157,8 @@ def test_operators_give_exactly_the_and_of_ors_without_the_excluded(
 ) -> None:
     """The keyword language, written out with OR and -, against a brute-force reading of every decision."""
     written = " ".join([" OR ".join(f'"{w}"' for w in clause) for clause in clauses] + [f'-"{w}"' for w in excluded])
-    wanted = [[normalize(w) for w in clause] for clause in clauses]
-    unwanted = [normalize(w) for w in excluded]
+    wanted = [[mark(normalize(w)) for w in clause] for clause in clauses]
+    unwanted = [mark(normalize(w)) for w in excluded]
     texts = {row["doc_id"]: search_text(row) for row in read_decisions(SAMPLE)}
     expected = {
         doc

@@ -11,6 +11,7 @@ from typing import Any
 import duckdb
 from pydantic import BaseModel, Field
 
+from search_core.cases.citations import readable
 from search_core.cases.courts import canonical_court
 from search_core.cases.database import FILE_NAME, open_cases
 from search_core.cases.index import CaseIndex
@@ -45,8 +46,9 @@ SEARCH_DESCRIPTION = (
 KEYWORDS_DESCRIPTION = (
     '検索式: 空白 = AND、OR（または ｜）= どちらか、先頭の - または NOT = 除外、"…" = 空白を含む 1 語'
     "（例: 不法行為 損害賠償 OR 慰謝料 -控訴）。OR は空白より強く結びつきます。doc_id・裁判所・日付・事件番号・"
-    "事件名・主文・事実及び理由を対象に、全角半角・大文字小文字を区別せず、漢数字と算用数字を同一視します"
-    "（第七百九条 = 第709条）。記号もそのままの文字として扱います。"
+    "事件名・主文・事実及び理由を対象に、全角半角・大文字小文字を区別せず、漢数字と算用数字を同一視します。"
+    "条文は 第709条・709条・七百九条 が同じ条を指し、709条 で 709条1項 も見つかります（1709条・709条の2 は別の条）。"
+    "記号もそのままの文字として扱います。"
     f"最大 {MAX_KEYWORDS} 語・{MAX_KEYWORDS_CHARS:,} 文字。court か日付を指定するなら省略できます。"
 )
 COURT_DESCRIPTION = "裁判所名の一部（例: 東京地裁、最高裁判所、知財高裁）。略称と正式名称は同一視します。"
@@ -121,14 +123,16 @@ class CaseSearch:
         index = self._data.current()
         with self._deadline(index) as deadline:
             found = index.search(query, deadline)
-        terms = query.expression.positive_terms
+        terms = tuple(readable(term) for term in query.expression.positive_terms)
         rows = [_hit(decision, terms).model_dump() for decision in found.decisions]
         notes = _limit_note(limit)
         fitted, _ = fit_rows(rows, lambda r: _search_body(r, found, notes).model_dump(), budget)
         if rows and not fitted:
             raise QueryFailed("結果が大きすぎて返せません。limit を小さくしてください。")
         metrics.add_metric(name="CasesReturned", unit="Count", value=len(fitted))
-        logger.info("case search", keywords=list(query.expression.terms), court=query.court, rows=len(fitted))
+        logger.info(
+            "case search", keywords=[readable(t) for t in query.expression.terms], court=query.court, rows=len(fitted)
+        )
         return _search_body(fitted, found, notes)
 
     def text(self, doc_id: str, offset: int, budget: int) -> CaseTextResponse:
@@ -209,7 +213,7 @@ def _hit(decision: Decision, keywords: tuple[str, ...]) -> CaseHit:
 
 def _search_body(rows: list[dict[str, Any]], found: CaseMatches, note: str | None) -> CaseSearchResponse:
     hits = [CaseHit.model_validate(row) for row in rows]
-    counts = [TermCount(term=t, count=n) for t, n in found.term_counts.items()] or None
+    counts = [TermCount(term=readable(t), count=n) for t, n in found.term_counts.items()] or None
     message = " ".join(part for part in (note, None if hits else _no_hits(found)) if part) or None
     return CaseSearchResponse(
         results=hits,
@@ -225,7 +229,7 @@ def _search_body(rows: list[dict[str, Any]], found: CaseMatches, note: str | Non
 def _no_hits(found: CaseMatches) -> str:
     """Why nothing matched: the terms no decision holds, or the filters that leave nothing."""
     parts = [NO_HITS]
-    missing = [term for term, n in found.term_counts.items() if n == 0]
+    missing = [readable(term) for term, n in found.term_counts.items() if n == 0]
     if missing:
         parts.append(f"次の語を含む判決はありません: {'、'.join(missing)}。表記を変えるか語を外してください。")
     elif found.term_counts and all(found.term_counts.values()):

@@ -2,10 +2,11 @@
 alternatives, a leading `-` (or `NOT`) excludes, `"…"` keeps spaces inside one term.
 
 OR binds tighter than the spaces around it, so `不法行為 損害賠償 OR 慰謝料` is 不法行為 AND (損害賠償 OR 慰謝料).
-Every term is normalised as the text is (full width, case, kanji numerals), so the language compares normal forms.
+Every term is normalised as the text is (full width, case, kanji numerals, citations marked), so the language compares
+normal forms.
 
->>> parse('不法行為 損害賠償 OR 慰謝料 -控訴 "民法 709条" -"上告 棄却"')
-Expression(clauses=(('不法行為',), ('損害賠償', '慰謝料'), ('民法 709条',)), excluded=('控訴', '上告 棄却'))
+>>> parse('不法行為 損害賠償 OR 慰謝料 -控訴 "過失 相殺" -"上告 棄却"')
+Expression(clauses=(('不法行為',), ('損害賠償', '慰謝料'), ('過失 相殺',)), excluded=('控訴', '上告 棄却'))
 """
 
 from __future__ import annotations
@@ -14,6 +15,7 @@ import re
 import unicodedata
 from dataclasses import dataclass
 
+from search_core.cases.citations import mark
 from search_core.cases.normalize import normalize
 
 # A quoted phrase (straight or curly quotes, perhaps after a -), or a run of anything else but spaces.
@@ -71,7 +73,7 @@ def parse(keywords: str) -> Expression:
         term = phrase.strip() if phrase else bare
         if not phrase and len(bare) > 1 and bare.startswith("-"):
             term, negating = bare[1:], True
-        term = normalize(term)
+        term = mark(normalize(term))
         if not term:
             continue
         if negating:

@@ -1,0 +1,73 @@
+"""Citations match as a lawyer reads them: every spelling of one article finds it, and no other article."""
+
+from __future__ import annotations
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from search_core.cases.citations import mark
+from search_core.cases.normalize import normalize
+from search_core.cases.query import parse
+
+_KANJI = "〇一二三四五六七八九"
+
+
+def kanji(number: int) -> str:
+    """A kanji numeral with units, as decisions write article numbers (七百九)."""
+    if number == 0:
+        return "〇"
+    parts = []
+    for value, unit in ((1000, "千"), (100, "百"), (10, "十")):
+        digit, number = divmod(number, value)
+        if digit:
+            parts.append(("" if digit == 1 else _KANJI[digit]) + unit)
+    if number:
+        parts.append(_KANJI[number])
+    return "".join(parts)
+
+
+def spellings(article: int, paragraph: int | None, sub: int | None) -> list[str]:
+    """Ways a citation of the same article (and paragraph) is written."""
+    tail = f"の{sub}" if sub else ""
+    # After 「条の2」 a paragraph is always written with 第 (「条の21項」 would read as article 21).
+    plain = [] if sub else [f"{paragraph}項"]
+    para = [*plain, f"第{paragraph}項", f"第{kanji(paragraph)}項"] if paragraph else [""]
+    heads = [f"{article}条{tail}", f"第{article}条{tail}", f"第{kanji(article)}条{tail}", f"{kanji(article)}条{tail}"]
+    return [prefix + head + p for prefix in ("", "民法") for head in heads for p in para]
+
+
+def found(keyword: str, text: str) -> bool:
+    """Whether the keyword, as the search language reads it, is in the text as the index holds it."""
+    [[term]] = parse(keyword).clauses
+    return term in mark(normalize(text))
+
+
+numbers = st.integers(min_value=1, max_value=1999)
+small = st.integers(min_value=1, max_value=9)
+
+
+@settings(max_examples=300, deadline=None)
+@given(numbers, st.none() | small, st.none() | small, st.data())
+def test_every_spelling_of_an_article_finds_every_other(
+    article: int, paragraph: int | None, sub: int | None, data: st.DataObject
+) -> None:
+    written = spellings(article, paragraph, sub)
+    text = "判決は、" + data.draw(st.sampled_from(written)) + "に基づき、損害賠償を命じた。"
+    keyword = data.draw(st.sampled_from([s.removeprefix("民法") for s in written]))
+    assert found(keyword, text), (keyword, text)
+    assert found(f"{article}条{f'の{sub}' if sub else ''}", text)  # the article alone finds its paragraphs
+
+
+@settings(max_examples=300, deadline=None)
+@given(numbers, st.integers(min_value=1, max_value=9), st.data())
+def test_an_article_never_finds_a_longer_number_or_its_sub_article(
+    article: int, prefix: int, data: st.DataObject
+) -> None:
+    other = data.draw(st.sampled_from([f"{prefix}{article}条", f"第{prefix}{article}条", f"{article}条の{prefix}"]))
+    assert not found(f"第{article}条", f"判決は、民法{other}に基づく。")
+    assert not found(f"{article}条", f"判決は、民法{other}に基づく。")
+
+
+def test_paragraphs_and_items_keep_their_boundaries_too() -> None:
+    assert found("1項", "709条第1項") and not found("1項", "709条第11項")
+    assert found("2号", "第3条第2号") and not found("2号", "第3条第12号")
