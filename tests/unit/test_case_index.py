@@ -15,6 +15,7 @@ from hypothesis import strategies as st
 from search_core.cases.citations import mark
 from search_core.cases.courts import canonical_court
 from search_core.cases.database import open_cases
+from search_core.cases.dates import date_span, parse_decision_date
 from search_core.cases.index import CaseIndex
 from search_core.cases.models import CaseMatches, CaseQuery
 from search_core.cases.normalize import normalize, split_keywords
@@ -111,6 +112,20 @@ def test_no_hit_is_empty(index: CaseIndex) -> None:
     assert ids(index, "存在しない語句") == []
 
 
+@pytest.mark.parametrize(
+    "written", ["2019-04-30", "2019/4/30", "平成31年4月30日", "平成三十一年四月三十日", "２０１９年４月３０日"]
+)
+def test_a_date_in_any_writing_finds_the_decisions_of_that_day(index: CaseIndex, written: str) -> None:
+    assert ids(index, written) == ["H31-0430-A"]
+
+
+@pytest.mark.parametrize(("written", "expected"), [("令和元年", ["R01-0501-B"]), ("令和1年", ["R01-0501-B"])])
+def test_a_year_or_month_finds_the_decisions_in_it(index: CaseIndex, written: str, expected: list[str]) -> None:
+    assert ids(index, written) == expected
+    assert set(ids(index, "2019年")) == {"R01-0501-B", "H31-0430-A"}  # both eras of 2019
+    assert ids(index, "2019年5月") == ["R01-0501-B"]
+
+
 def test_every_searched_column_counts(index: CaseIndex) -> None:
     assert ids(index, "H10-0310-G") == ["H10-0310-G"]  # doc_id
     assert ids(index, "令和七年三月七日") == ["R07-0307-C"]  # date as stored, numerals folded
@@ -155,17 +170,22 @@ _WORD = st.text(alphabet=_ALPHABET.replace('"', ""), min_size=1, max_size=3).fil
 def test_operators_give_exactly_the_and_of_ors_without_the_excluded(
     index: CaseIndex, clauses: list[list[str]], excluded: list[str]
 ) -> None:
-    """The keyword language, written out with OR and -, against a brute-force reading of every decision."""
+    """The keyword language, written out with OR and -, against a brute-force reading of every decision (a word that
+    is a date, a month or a year holds for the decisions of those days too)."""
     written = " ".join([" OR ".join(f'"{w}"' for w in clause) for clause in clauses] + [f'-"{w}"' for w in excluded])
-    wanted = [[mark(normalize(w)) for w in clause] for clause in clauses]
-    unwanted = [mark(normalize(w)) for w in excluded]
-    texts = {row["doc_id"]: search_text(row) for row in read_decisions(SAMPLE)}
+    decisions = {row["doc_id"]: (search_text(row), parse_decision_date(row["date"])) for row in read_decisions(SAMPLE)}
+
+    def holds(word: str, text: str, day: date | None) -> bool:
+        span = date_span(normalize(word))
+        return mark(normalize(word)) in text or (span is not None and day is not None and span[0] <= day <= span[1])
+
     expected = {
         doc
-        for doc, text in texts.items()
-        if all(any(w in text for w in clause) for clause in wanted) and not any(w in text for w in unwanted)
+        for doc, (text, day) in decisions.items()
+        if all(any(holds(w, text, day) for w in clause) for clause in clauses)
+        and not any(holds(w, text, day) for w in excluded)
     }
-    matches = index.search(CaseQuery(parse(written), len(texts)))
+    matches = index.search(CaseQuery(parse(written), len(decisions)))
     assert {d.doc_id for d in matches.decisions} == expected
     assert (matches.total, matches.total_exact) == (len(expected), True)
 

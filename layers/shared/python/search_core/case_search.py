@@ -11,13 +11,12 @@ from typing import Any
 import duckdb
 from pydantic import BaseModel, Field
 
-from search_core.cases.citations import readable
 from search_core.cases.courts import canonical_court
 from search_core.cases.database import FILE_NAME, open_cases
 from search_core.cases.index import CaseIndex
 from search_core.cases.models import CaseMatches, CaseQuery, Decision
 from search_core.cases.pages import page_end
-from search_core.cases.query import parse
+from search_core.cases.query import parse, term_text
 from search_core.cases.snippet import snippet
 from search_core.errors import InvalidRequest, NotFound, QueryAborted, QueryFailed
 from search_core.observability import logger, metrics
@@ -48,6 +47,7 @@ KEYWORDS_DESCRIPTION = (
     "（例: 不法行為 損害賠償 OR 慰謝料 -控訴）。OR は空白より強く結びつきます。doc_id・裁判所・日付・事件番号・"
     "事件名・主文・事実及び理由を対象に、全角半角・大文字小文字を区別せず、漢数字と算用数字を同一視します。"
     "条文は 第709条・709条・七百九条 が同じ条を指し、709条 で 709条1項 も見つかります（1709条・709条の2 は別の条）。"
+    "日付だけの語（2019-04-30、平成31年4月30日、令和元年、2019年4月）はその日・月・年の判決にも一致します。"
     "記号もそのままの文字として扱います。"
     f"最大 {MAX_KEYWORDS} 語・{MAX_KEYWORDS_CHARS:,} 文字。court か日付を指定するなら省略できます。"
 )
@@ -123,7 +123,7 @@ class CaseSearch:
         index = self._data.current()
         with self._deadline(index) as deadline:
             found = index.search(query, deadline)
-        terms = tuple(readable(term) for term in query.expression.positive_terms)
+        terms = tuple(term_text(term) for term in query.expression.positive_terms)
         rows = [_hit(decision, terms).model_dump() for decision in found.decisions]
         notes = _limit_note(limit)
         fitted, _ = fit_rows(rows, lambda r: _search_body(r, found, notes).model_dump(), budget)
@@ -131,7 +131,7 @@ class CaseSearch:
             raise QueryFailed("結果が大きすぎて返せません。limit を小さくしてください。")
         metrics.add_metric(name="CasesReturned", unit="Count", value=len(fitted))
         logger.info(
-            "case search", keywords=[readable(t) for t in query.expression.terms], court=query.court, rows=len(fitted)
+            "case search", keywords=[term_text(t) for t in query.expression.terms], court=query.court, rows=len(fitted)
         )
         return _search_body(fitted, found, notes)
 
@@ -213,7 +213,7 @@ def _hit(decision: Decision, keywords: tuple[str, ...]) -> CaseHit:
 
 def _search_body(rows: list[dict[str, Any]], found: CaseMatches, note: str | None) -> CaseSearchResponse:
     hits = [CaseHit.model_validate(row) for row in rows]
-    counts = [TermCount(term=readable(t), count=n) for t, n in found.term_counts.items()] or None
+    counts = [TermCount(term=term_text(t), count=n) for t, n in found.term_counts.items()] or None
     message = " ".join(part for part in (note, None if hits else _no_hits(found)) if part) or None
     return CaseSearchResponse(
         results=hits,
@@ -229,7 +229,7 @@ def _search_body(rows: list[dict[str, Any]], found: CaseMatches, note: str | Non
 def _no_hits(found: CaseMatches) -> str:
     """Why nothing matched: the terms no decision holds, or the filters that leave nothing."""
     parts = [NO_HITS]
-    missing = [readable(term) for term, n in found.term_counts.items() if n == 0]
+    missing = [term_text(term) for term, n in found.term_counts.items() if n == 0]
     if missing:
         parts.append(f"次の語を含む判決はありません: {'、'.join(missing)}。表記を変えるか語を外してください。")
     elif found.term_counts and all(found.term_counts.values()):

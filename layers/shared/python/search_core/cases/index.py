@@ -13,7 +13,7 @@ import duckdb
 from search_core.cases.grams import bitmap_from_bits, bitmap_of, decisions_in, needed_grams
 from search_core.cases.models import CaseMatches, CaseQuery, Decision
 from search_core.cases.prepare import unpack
-from search_core.cases.query import Expression
+from search_core.cases.query import DateSpan, Expression, Term
 
 # Candidates are checked newest first in growing batches, so a common keyword stops after a few batches.
 _FIRST_BATCH = 32
@@ -69,9 +69,9 @@ class CaseIndex:
                 counting_until = now + (deadline - now) / 2
         return matched, total, True
 
-    def _term_counts(self, query: CaseQuery, deadline: float) -> dict[str, int | None]:
+    def _term_counts(self, query: CaseQuery, deadline: float) -> dict[Term, int | None]:
         """For an empty answer: how many decisions (within the filters) hold each term on its own."""
-        counts: dict[str, int | None] = {}
+        counts: dict[Term, int | None] = {}
         for term in query.expression.terms[:MAX_COUNTED_TERMS]:
             alone = replace(query, expression=Expression(((term,),)), limit=0)
             try:
@@ -98,14 +98,31 @@ class CaseIndex:
         """Decisions that may satisfy the expression: for every clause, those holding every character pair of one
         of its terms (an excluded term can only be checked on the text); within the filters."""
         candidates = (1 << self.decisions) - 1
-        bitmaps = self._gram_bitmaps({g for t in query.expression.positive_terms for g in needed_grams([t])})
+        texts = [t.text if isinstance(t, DateSpan) else t for t in query.expression.positive_terms]
+        bitmaps = self._gram_bitmaps({g for text in texts for g in needed_grams([text])})
         for clause in query.expression.clauses:
-            candidates &= _any_term(clause, bitmaps)
+            candidates &= self._any_term(clause, bitmaps)
             if not candidates:
                 return 0
         if query.filtered:
             candidates &= self._passing_filters(query)
         return candidates
+
+    def _any_term(self, clause: tuple[Term, ...], bitmaps: dict[str, int]) -> int:
+        """Decisions that may hold one of the clause's terms: every gram of a text term; for a date, month or year,
+        also the decisions of those days."""
+        either = 0
+        for term in clause:
+            either |= _holding_every_gram(term.text if isinstance(term, DateSpan) else term, bitmaps)
+            if isinstance(term, DateSpan):
+                either |= self._dated(term)
+        return either
+
+    def _dated(self, span: DateSpan) -> int:
+        rows = self.con.execute(
+            "SELECT doc_num FROM cases WHERE date BETWEEN ? AND ?", [span.first, span.last]
+        ).fetchall()
+        return bitmap_of(row[0] for row in rows)
 
     def _gram_bitmaps(self, grams: set[str]) -> dict[str, int]:
         """The decisions holding each gram (absent: none)."""
@@ -130,15 +147,15 @@ class CaseIndex:
         """The decisions of `batch` whose normalised text satisfies the expression, in order."""
         # A join on a small list lets DuckDB push the doc_num filter into the scan and read only those rows.
         rows = self.con.execute(
-            """SELECT s.doc_num, s.text FROM (SELECT unnest(?) AS doc_num) wanted
-            JOIN search_text s USING (doc_num) ORDER BY s.doc_num""",
+            """SELECT s.doc_num, s.text, c.date FROM (SELECT unnest(?) AS doc_num) wanted
+            JOIN search_text s USING (doc_num) JOIN cases c USING (doc_num) ORDER BY s.doc_num""",
             [batch],
         ).fetchall()
         verified = []
-        for number, packed in rows:
+        for number, packed, day in rows:
             if time.monotonic() > deadline:  # each text is long: checked one by one, not a batch at a time
                 raise TimeoutError("case search ran past its deadline")
-            if expression.holds_in(unpack(packed) or ""):
+            if expression.holds_in(unpack(packed) or "", day):
                 verified.append(number)
         return verified
 
@@ -162,15 +179,12 @@ class CaseIndex:
         return decisions
 
 
-def _any_term(clause: tuple[str, ...], bitmaps: dict[str, int]) -> int:
-    """Decisions holding every gram of at least one of the clause's terms."""
-    either = 0
-    for term in clause:
-        holding = -1  # all bits: a term with no grams (none are empty) would not narrow anything
-        for gram in needed_grams([term]):
-            holding &= bitmaps.get(gram, 0)
-        either |= holding
-    return either
+def _holding_every_gram(text: str, bitmaps: dict[str, int]) -> int:
+    """Decisions holding every gram of `text`."""
+    holding = -1  # all bits: a term with no grams (none are empty) would not narrow anything
+    for gram in needed_grams([text]):
+        holding &= bitmaps.get(gram, 0)
+    return holding
 
 
 def _batches(doc_nums: Iterator[int]) -> Iterator[list[int]]:

@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from datetime import date
 
-from search_core.cases.query import Expression
+from search_core.cases.query import Expression, Term
 
 
 @dataclass(frozen=True)
@@ -33,7 +33,7 @@ class CaseMatches:
     total: int
     total_exact: bool
     # For an empty answer: how many decisions hold each term alone (None: not counted in time).
-    term_counts: dict[str, int | None] = field(default_factory=dict)
+    term_counts: dict[Term, int | None] = field(default_factory=dict)
     filtered_total: int | None = None
 
 
