@@ -9,7 +9,7 @@ from aws_lambda_powertools.event_handler.openapi.params import Body, Query
 
 from search_core import case_search as spec
 from search_core.api import ActionGroupFunction, create_app, responses
-from search_core.case_search import CaseSearch, CaseSearchResponse, CaseTextResponse
+from search_core.case_search import CasePassagesResponse, CaseSearch, CaseSearchResponse, CaseTextResponse
 from search_core.responses import body_budget
 
 app = create_app()
@@ -49,6 +49,20 @@ def read_case_text(
     offset: Annotated[int, Query(ge=0, description=spec.OFFSET_DESCRIPTION)] = 0,
 ) -> CaseTextResponse:
     return cases.text(doc_id, offset, body_budget(app.current_event.raw_event))
+
+
+@app.get(
+    "/cases/passages",
+    description=spec.PASSAGES_DESCRIPTION,
+    operation_id="findInCase",
+    responses=responses(CasePassagesResponse, NOT_FOUND),
+)
+def find_in_case(
+    doc_id: Annotated[str, Query(max_length=spec.MAX_DOC_ID_CHARS, description=spec.DOC_ID_DESCRIPTION)],
+    keywords: Annotated[str, Query(max_length=spec.MAX_KEYWORDS_CHARS, description=spec.PASSAGES_KEYWORDS_DESCRIPTION)],
+    limit: Annotated[int, Query(ge=1, description=spec.PASSAGES_LIMIT_DESCRIPTION)] = spec.DEFAULT_LIMIT,
+) -> CasePassagesResponse:
+    return cases.passages(doc_id, keywords, limit, body_budget(app.current_event.raw_event))
 
 
 function = ActionGroupFunction(app, cases)

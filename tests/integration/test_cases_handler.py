@@ -204,3 +204,24 @@ def test_unset_uri_in_lambda_is_503(load_function: Callable[..., ModuleType]) ->
     function = load_function("search_cases", AWS_LAMBDA_FUNCTION_NAME="search-cases")
     response = call(function, load_event("search_cases/search_damages.json"))
     assert status_of(response) == 503 and "CASES_URI" in body_of(response)["error"]
+
+
+def test_passages_jump_to_each_hit_and_text_reads_on_from_there(cases_fn: ModuleType) -> None:
+    body = body_of(call(cases_fn, load_event("search_cases/find_in_case.json")))
+    assert body["hits"] >= 2 and len(body["passages"]) == 3 - (body["hits"] < 3) and body["more"] == (body["hits"] > 3)
+    offsets = [p["offset"] for p in body["passages"]]
+    assert offsets == sorted(offsets) and all("第5条" in p["text"] for p in body["passages"])
+    page = body_of(call(cases_fn, text_event("R05-0930-LONG", offsets[-1])))
+    assert page["text"].startswith("5条") or page["text"].startswith("第5条")
+
+
+def test_any_offset_reads_from_there_to_the_end(cases_fn: ModuleType) -> None:
+    whole = body_of(call(cases_fn, text_event("R05-0930-LONG")))
+    near_end = body_of(call(cases_fn, text_event("R05-0930-LONG", whole["total_chars"] - 10)))
+    assert len(near_end["text"]) == 10 and near_end["next_offset"] is None
+
+
+def test_passages_of_an_unknown_decision_are_404(cases_fn: ModuleType) -> None:
+    event = load_event("search_cases/find_in_case.json")
+    event["parameters"][0]["value"] = "NO-SUCH-DOC"
+    assert status_of(call(cases_fn, event)) == 404

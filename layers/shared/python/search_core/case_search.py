@@ -16,7 +16,8 @@ from search_core.cases.database import FILE_NAME, open_cases
 from search_core.cases.index import CaseIndex
 from search_core.cases.models import CaseMatches, CaseQuery, Decision
 from search_core.cases.pages import page_end
-from search_core.cases.query import parse, term_text
+from search_core.cases.passages import MAX_COUNTED, Occurrence, occurrences
+from search_core.cases.query import DateSpan, parse, term_text
 from search_core.cases.snippet import snippet
 from search_core.errors import InvalidRequest, NotFound, QueryAborted, QueryFailed
 from search_core.observability import logger, metrics
@@ -35,6 +36,8 @@ MAX_KEYWORDS = 20
 MAX_COURT_CHARS = 100
 MAX_DOC_ID_CHARS = 200
 NO_HITS = "該当なし。"
+# What a passage shows around its term, in characters.
+PASSAGE_BEFORE, PASSAGE_AFTER = 80, 160
 
 SEARCH_DESCRIPTION = (
     "日本の判例（裁判所の判決）をキーワード・裁判所・判決日で検索し、判決日の新しい順に返します"
@@ -58,9 +61,17 @@ LIMIT_DESCRIPTION = (
 DATE_FROM_DESCRIPTION = "この日以降の判決だけ（YYYY-MM-DD、当日を含む）"
 DATE_TO_DESCRIPTION = "この日以前の判決だけ（YYYY-MM-DD、当日を含む）"
 TEXT_DESCRIPTION = (
-    "判決の全文（主文と事実及び理由）を、応答サイズに収まる長さずつ返します。続きは next_offset を offset に"
-    "渡して読みます（null なら最後まで読み終えています）。"
+    "判決の全文（主文と事実及び理由）を、応答サイズに収まる長さずつ返します。offset は 0〜total_chars の"
+    "どの位置でもよく、続きは next_offset を offset に渡して読みます（null なら最後まで読み終えています）。"
+    "長い判決で特定の語の箇所だけ読むなら、先に /cases/passages で位置を調べてください。"
 )
+PASSAGES_DESCRIPTION = (
+    "1 つの判決の中で、検索式の語（除外語を除く）が出てくる箇所を前後の文とともに、位置（offset）の順に返します。"
+    "全文を最初から読まずに、該当箇所へ直接進むための操作です。各箇所の offset を /cases/text に渡すと、"
+    "そこから続けて読めます。"
+)
+PASSAGES_KEYWORDS_DESCRIPTION = "探す語（/cases/search と同じ検索式。OR・除外・引用符も可）"
+PASSAGES_LIMIT_DESCRIPTION = f"返す箇所の数（1〜{MAX_LIMIT}、既定 {DEFAULT_LIMIT}）"
 DOC_ID_DESCRIPTION = "読む判決の doc_id（/cases/search の結果にあるもの）"
 OFFSET_DESCRIPTION = "読み始める位置（文字数、既定 0）。前のページの next_offset を渡します"
 
@@ -102,6 +113,24 @@ class CaseTextResponse(BaseModel):
     total_chars: int
 
 
+class Passage(BaseModel):
+    offset: int = Field(description="語の位置（全文の先頭からの文字数）。/cases/text の offset にそのまま使える")
+    term: str
+    text: str = Field(description="語の前後の文（元の表記のまま）")
+
+
+class CasePassagesResponse(BaseModel):
+    doc_id: str
+    court: str | None
+    date: str | None
+    case_number: str | None
+    case_name: str | None
+    total_chars: int
+    hits: int = Field(description=f"語が出てくる箇所の数（{MAX_COUNTED:,} 以上は {MAX_COUNTED:,}）")
+    more: bool = Field(description="返したより多くの箇所があれば true")
+    passages: list[Passage]
+
+
 class CaseSearch:
     """The case-law database of CASES_URI, opened (and prepared if raw) on first use, refreshed by ETag."""
 
@@ -136,6 +165,29 @@ class CaseSearch:
         return _search_body(fitted, found, notes)
 
     def text(self, doc_id: str, offset: int, budget: int) -> CaseTextResponse:
+        decision = self._decision(doc_id)
+        full = decision.full_text
+        if offset > len(full):
+            raise InvalidRequest(f"offset が大きすぎます（この判決の全文は {len(full)} 文字です）。")
+        end = page_end(full, offset, lambda text, next_offset: _page(decision, full, offset, text, next_offset), budget)
+        return _page(decision, full, offset, full[offset:end], end if end < len(full) else None)
+
+    def passages(self, doc_id: str, keywords: str, limit: int, budget: int) -> CasePassagesResponse:
+        """The places in one decision where the expression's terms occur, with their offsets, fitted to `budget`."""
+        terms = tuple(term.text if isinstance(term, DateSpan) else term for term in parse(keywords).positive_terms)
+        if not terms:
+            raise InvalidRequest("keywords が空です。探す語を 1 つ以上指定してください。")
+        decision = self._decision(doc_id)
+        full = decision.full_text
+        found = occurrences(full, terms)
+        shown = [_passage(full, hit).model_dump() for hit in found[: min(limit, MAX_LIMIT)]]
+        fitted, _ = fit_rows(shown, lambda r: _passages_body(decision, full, found, r).model_dump(), budget)
+        return _passages_body(decision, full, found, fitted)
+
+    def close(self) -> None:
+        self._data.close()
+
+    def _decision(self, doc_id: str) -> Decision:
         index = self._data.current()
         with self._deadline(index):
             decision = index.decision(doc_id)
@@ -143,14 +195,7 @@ class CaseSearch:
             raise NotFound(
                 f"doc_id「{doc_id[:100]}」の判決は見つかりません。/cases/search の結果にある doc_id を使ってください。"
             )
-        full = decision.full_text
-        if offset > len(full):
-            raise InvalidRequest(f"offset が大きすぎます（この判決の全文は {len(full)} 文字です）。")
-        end = page_end(full, offset, lambda text, next_offset: _page(decision, full, offset, text, next_offset), budget)
-        return _page(decision, full, offset, full[offset:end], end if end < len(full) else None)
-
-    def close(self) -> None:
-        self._data.close()
+        return decision
 
     @contextmanager
     def _deadline(self, index: CaseIndex) -> Iterator[float]:
@@ -242,6 +287,24 @@ def _no_hits(found: CaseMatches) -> str:
     elif found.filtered_total is not None:
         parts.append(f"court・日付の条件を満たす判決は {found.filtered_total} 件あります。")
     return "".join(parts)
+
+
+def _passage(full: str, hit: Occurrence) -> Passage:
+    start, end = max(0, hit.start - PASSAGE_BEFORE), min(len(full), hit.end + PASSAGE_AFTER)
+    text = ("…" if start > 0 else "") + full[start:end] + ("…" if end < len(full) else "")
+    return Passage(offset=hit.start, term=hit.term, text=text)
+
+
+def _passages_body(
+    decision: Decision, full: str, found: list[Occurrence], rows: list[dict[str, Any]]
+) -> CasePassagesResponse:
+    return CasePassagesResponse(
+        **_identity(decision),
+        total_chars=len(full),
+        hits=len(found),
+        more=len(found) > len(rows),
+        passages=[Passage.model_validate(row) for row in rows],
+    )
 
 
 def _page(decision: Decision, full: str, offset: int, text: str, next_offset: int | None) -> CaseTextResponse:

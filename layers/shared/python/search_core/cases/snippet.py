@@ -6,15 +6,12 @@ as written (第七百九条 stays 第七百九条 even when the keyword was 第7
 
 from __future__ import annotations
 
-import re
-
 from search_core.cases.normalize import normalize
+from search_core.cases.passages import aligned
 
 BEFORE = 40
 AFTER = 80
 _WINDOW = 400
-# Numerals are normalised as runs (七百九 → 709); every other character on its own.
-_SEGMENT = re.compile("[〇零一二三四五六七八九十百千万億兆]+|.", re.DOTALL)
 
 
 def snippet(text: str, keywords: tuple[str, ...]) -> str:
@@ -38,13 +35,7 @@ def snippet(text: str, keywords: tuple[str, ...]) -> str:
 
 def _locate(window: str, keyword: str) -> tuple[int, int] | None:
     """Original start and end of `keyword`'s first normalised occurrence in `window`."""
-    starts: list[int] = []
-    pieces: list[str] = []
-    for segment in _SEGMENT.finditer(window):
-        piece = normalize(segment.group())
-        starts.extend([segment.start()] * len(piece))
-        pieces.append(piece)
-    plain = "".join(pieces)
+    plain, starts = aligned(window)
     found = plain.find(keyword)
     if found < 0:
         return None
