@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from datetime import date
-from typing import Annotated
+from typing import Annotated, Literal
 
 from aws_lambda_powertools.event_handler.openapi.params import Body, Query
 
@@ -33,9 +33,10 @@ def search_cases(
     limit: Annotated[int, Body(embed=True, ge=1, description=spec.LIMIT_DESCRIPTION)] = spec.DEFAULT_LIMIT,
     date_from: Annotated[date | None, Body(embed=True, description=spec.DATE_FROM_DESCRIPTION)] = None,
     date_to: Annotated[date | None, Body(embed=True, description=spec.DATE_TO_DESCRIPTION)] = None,
+    sort: Annotated[Literal["newest", "relevance"], Body(embed=True, description=spec.SORT_DESCRIPTION)] = "newest",
 ) -> CaseSearchResponse:
     budget = body_budget(app.current_event.raw_event)
-    return cases.search(keywords, budget, court=court, limit=limit, date_from=date_from, date_to=date_to)
+    return cases.search(keywords, budget, court=court, limit=limit, date_from=date_from, date_to=date_to, sort=sort)
 
 
 @app.get(

@@ -225,3 +225,11 @@ def test_passages_of_an_unknown_decision_are_404(cases_fn: ModuleType) -> None:
     event = load_event("search_cases/find_in_case.json")
     event["parameters"][0]["value"] = "NO-SUCH-DOC"
     assert status_of(call(cases_fn, event)) == 404
+
+
+def test_sort_by_relevance_through_the_handler(cases_fn: ModuleType) -> None:
+    newest = body_of(call(cases_fn, search_event(keywords="事件", limit="20")))
+    relevant = body_of(call(cases_fn, search_event(keywords="事件", limit="20", sort="relevance")))
+    assert sorted(r["doc_id"] for r in relevant["results"]) == sorted(r["doc_id"] for r in newest["results"])
+    assert [r["doc_id"] for r in relevant["results"]] != [r["doc_id"] for r in newest["results"]]
+    assert status_of(call(cases_fn, search_event(keywords="事件", sort="oldest"))) == 422

@@ -16,7 +16,7 @@ from search_core.cases.citations import mark
 from search_core.cases.courts import canonical_court
 from search_core.cases.database import open_cases
 from search_core.cases.dates import date_span, parse_decision_date
-from search_core.cases.index import CaseIndex
+from search_core.cases.index import CaseIndex, relevance
 from search_core.cases.models import CaseMatches, CaseQuery
 from search_core.cases.normalize import normalize, split_keywords
 from search_core.cases.prepare import search_text
@@ -124,6 +124,18 @@ def test_a_year_or_month_finds_the_decisions_in_it(index: CaseIndex, written: st
     assert ids(index, written) == expected
     assert set(ids(index, "2019年")) == {"R01-0501-B", "H31-0430-A"}  # both eras of 2019
     assert ids(index, "2019年5月") == ["R01-0501-B"]
+
+
+@pytest.mark.parametrize("keywords", ["事件", "原告 OR 被告", "損害賠償", "第3条"])
+def test_by_relevance_the_most_occurrences_per_thousand_characters_come_first(index: CaseIndex, keywords: str) -> None:
+    expression = parse(keywords)
+    scores = {
+        row["doc_id"]: relevance(search_text(row), expression)
+        for row in read_decisions(SAMPLE)
+        if expression.holds_in(search_text(row), parse_decision_date(row["date"]))
+    }
+    ranked = ids(index, keywords, limit=3, by_relevance=True)
+    assert [scores[doc] for doc in ranked] == sorted(scores.values(), reverse=True)[:3]
 
 
 def test_every_searched_column_counts(index: CaseIndex) -> None:

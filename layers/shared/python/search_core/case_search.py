@@ -5,6 +5,7 @@ from __future__ import annotations
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
+from dataclasses import replace
 from datetime import date
 from typing import Any
 
@@ -36,6 +37,11 @@ MAX_KEYWORDS = 20
 MAX_COURT_CHARS = 100
 MAX_DOC_ID_CHARS = 200
 NO_HITS = "該当なし。"
+NEWEST, RELEVANCE = "newest", "relevance"
+SORT_DESCRIPTION = (
+    "並び順。newest（既定）: 判決日の新しい順。relevance: 語（除外語を除く）が検索対象の本文 1,000 文字あたりに"
+    "出てくる回数の多い順（同じなら新しい順）。該当が多く時間内に数えきれないときは、新しい方から調べた判決の中での順"
+)
 # What a passage shows around its term, in characters.
 PASSAGE_BEFORE, PASSAGE_AFTER = 80, 160
 
@@ -147,8 +153,9 @@ class CaseSearch:
         limit: int = DEFAULT_LIMIT,
         date_from: date | None = None,
         date_to: date | None = None,
+        sort: str = NEWEST,
     ) -> CaseSearchResponse:
-        query = _query(keywords, court, limit, date_from, date_to)
+        query = replace(_query(keywords, court, limit, date_from, date_to), by_relevance=sort == RELEVANCE)
         index = self._data.current()
         with self._deadline(index) as deadline:
             found = index.search(query, deadline)

@@ -53,21 +53,23 @@ class CaseIndex:
     def _matching(self, candidates: int, query: CaseQuery, deadline: float) -> tuple[list[int], int, bool]:
         """The first `limit` matching decision numbers, how many match in all, and whether that count is exact."""
         matched: list[int] = []
+        scored: list[tuple[float, int]] = []  # by relevance: every match checked, best kept at the end
         total = 0
         counting_until: float | None = None  # set once the limit is met: from then on, only counting
         for batch in _batches(decisions_in(candidates)):
             try:
-                found = self._verified(batch, query.expression, counting_until or deadline)
+                found = self._verified(batch, query.expression, counting_until or deadline, query.by_relevance)
             except TimeoutError:
                 if counting_until is None:
                     raise
-                return matched, total, False
+                return _best(scored, query.limit) if query.by_relevance else matched, total, False
             total += len(found)
-            matched.extend(found[: query.limit - len(matched)])
+            matched.extend(number for number, _ in found[: query.limit - len(matched)])
+            scored.extend((score, number) for number, score in found)
             if len(matched) >= query.limit and counting_until is None:
                 now = time.monotonic()
                 counting_until = now + (deadline - now) / 2
-        return matched, total, True
+        return _best(scored, query.limit) if query.by_relevance else matched, total, True
 
     def _term_counts(self, query: CaseQuery, deadline: float) -> dict[Term, int | None]:
         """For an empty answer: how many decisions (within the filters) hold each term on its own."""
@@ -143,8 +145,11 @@ class CaseIndex:
         ).fetchall()
         return bitmap_of(row[0] for row in rows)
 
-    def _verified(self, batch: list[int], expression: Expression, deadline: float) -> list[int]:
-        """The decisions of `batch` whose normalised text satisfies the expression, in order."""
+    def _verified(
+        self, batch: list[int], expression: Expression, deadline: float, scoring: bool = False
+    ) -> list[tuple[int, float]]:
+        """The decisions of `batch` whose normalised text satisfies the expression, in order, each with its
+        relevance when `scoring` (else 0)."""
         # A join on a small list lets DuckDB push the doc_num filter into the scan and read only those rows.
         rows = self.con.execute(
             """SELECT s.doc_num, s.text, c.date FROM (SELECT unnest(?) AS doc_num) wanted
@@ -155,18 +160,22 @@ class CaseIndex:
         for number, packed, day in rows:
             if time.monotonic() > deadline:  # each text is long: checked one by one, not a batch at a time
                 raise TimeoutError("case search ran past its deadline")
-            if expression.holds_in(unpack(packed) or "", day):
-                verified.append(number)
+            text = unpack(packed) or ""
+            if expression.holds_in(text, day):
+                verified.append((number, relevance(text, expression) if scoring else 0.0))
         return verified
 
     def _decisions(self, doc_nums: list[int]) -> list[Decision]:
+        """The decisions, in the order given (newest first, or by relevance)."""
         if not doc_nums:
             return []
-        return self._rows(
+        found = self._rows(
             f"""{_DECISION_COLUMNS} FROM (SELECT unnest(?) AS doc_num) wanted JOIN cases c USING (doc_num)
-            JOIN bodies b USING (doc_num) ORDER BY c.doc_num""",
+            JOIN bodies b USING (doc_num)""",
             [doc_nums],
         )
+        place = {number: index for index, number in enumerate(doc_nums)}
+        return sorted(found, key=lambda decision: place[decision.doc_num])
 
     def _rows(self, sql: str, parameters: list[object]) -> list[Decision]:
         decisions = []
@@ -177,6 +186,21 @@ class CaseIndex:
                 Decision(doc_num, doc_id, court, day, day_text, case_number, case_name, unpack(main), unpack(facts))
             )
         return decisions
+
+
+def relevance(text: str, expression: Expression) -> float:
+    """How much a decision is about the terms: their occurrences per 1,000 characters of its searched text.
+
+    >>> relevance("損害" * 10 + "x" * 980, Expression((("損害",),)))
+    10.0
+    """
+    texts = [t.text if isinstance(t, DateSpan) else t for t in expression.positive_terms]
+    return sum(text.count(t) for t in texts if t) * 1000 / max(len(text), 1)
+
+
+def _best(scored: list[tuple[float, int]], limit: int) -> list[int]:
+    """The `limit` best scored decisions, the newer first among equals."""
+    return [number for _, number in sorted(scored, key=lambda item: (-item[0], item[1]))[:limit]]
 
 
 def _holding_every_gram(text: str, bitmaps: dict[str, int]) -> int:

@@ -18,6 +18,7 @@ class CaseQuery:
     court: str | None = None  # canonical form
     date_from: date | None = None
     date_to: date | None = None
+    by_relevance: bool = False  # else newest first
 
     @property
     def filtered(self) -> bool:
