@@ -48,8 +48,8 @@ PASSAGE_BEFORE, PASSAGE_AFTER = 80, 160
 SEARCH_DESCRIPTION = (
     "日本の判例（裁判所の判決）をキーワード・裁判所・判決日で検索し、判決日の新しい順に返します"
     f"（既定 {DEFAULT_LIMIT} 件、最大 {MAX_LIMIT} 件）。応答の total は該当する判決の総数（total_exact が false なら"
-    "少なくともその数）、more は返した件数より多く該当するか。キーワードなしで court や日付だけでも検索できます。"
-    "全文は doc_id を /cases/text に渡して読めます。"
+    "数えきれず、少なくともその数）、more は返した件数より多く該当するか。キーワードなしで court や日付だけでも"
+    "検索できます。全文は doc_id を /cases/text に、語の箇所は /cases/passages で読めます。"
 )
 KEYWORDS_DESCRIPTION = (
     '検索式: 空白 = AND、OR（または ｜）= どちらか、先頭の - または NOT = 除外、"…" = 空白を含む 1 語'

@@ -18,6 +18,9 @@ from search_core.cases.query import DateSpan, Expression, Term
 # Candidates are checked newest first in growing batches, so a common keyword stops after a few batches.
 _FIRST_BATCH = 32
 _MAX_BATCH = 1024
+# What counting the matches beyond `limit` may add to a search (then the total is a lower bound, said so): a common
+# term over a large corpus would otherwise cost every search its whole deadline.
+COUNTING_SECONDS = 0.15
 # Terms counted one by one to explain an empty answer (the language allows 20; the first few say enough).
 MAX_COUNTED_TERMS = 8
 _DECISION_COLUMNS = """SELECT c.doc_num, c.doc_id, c.court, c.date, c.date_text, c.case_number, c.case_name,
@@ -34,8 +37,8 @@ class CaseIndex:
     def search(self, query: CaseQuery, deadline: float = math.inf) -> CaseMatches:
         """The newest `query.limit` decisions satisfying the expression (exactly) and the filters, and their count.
 
-        Candidates are checked newest first until the limit is met; counting then goes on over the rest until half
-        the time left is spent (after that, the count is a lower bound). Raises TimeoutError once `deadline`
+        Candidates are checked newest first until the limit is met; counting then goes on over the rest for at most
+        COUNTING_SECONDS (or half the time left), after which the count is a lower bound. Raises TimeoutError once `deadline`
         (time.monotonic) has passed while the first `limit` are sought; the caller interrupts the connection at the
         same deadline, so no single statement outlives it either.
         """
@@ -68,7 +71,7 @@ class CaseIndex:
             scored.extend((score, number) for number, score in found)
             if len(matched) >= query.limit and counting_until is None:
                 now = time.monotonic()
-                counting_until = now + (deadline - now) / 2
+                counting_until = now + min((deadline - now) / 2, COUNTING_SECONDS)
         return _best(scored, query.limit) if query.by_relevance else matched, total, True
 
     def _term_counts(self, query: CaseQuery, deadline: float) -> dict[Term, int | None]:
