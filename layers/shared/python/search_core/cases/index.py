@@ -38,9 +38,9 @@ class CaseIndex:
         """The newest `query.limit` decisions satisfying the expression (exactly) and the filters, and their count.
 
         Candidates are checked newest first until the limit is met; counting then goes on over the rest for at most
-        COUNTING_SECONDS (or half the time left), after which the count is a lower bound. Raises TimeoutError once `deadline`
-        (time.monotonic) has passed while the first `limit` are sought; the caller interrupts the connection at the
-        same deadline, so no single statement outlives it either.
+        COUNTING_SECONDS (or half the time left), after which the count is a lower bound. Raises TimeoutError once
+        `deadline` (time.monotonic) has passed while the first `limit` are sought; the caller interrupts the
+        connection at the same deadline, so no single statement outlives it either.
         """
         candidates = self._candidates(query)
         expression = query.expression
