@@ -25,7 +25,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from tooling.local import LAYER, ROOT
 
-from search_core.cases.prepare import prepare
+from search_core.cases.prepare import FORMAT_VERSION, prepare
 
 BUILD = ROOT / "build" / "bench"
 COURTS = [
@@ -210,7 +210,7 @@ def reference(raw: Path) -> Path:
     from search_core.cases.prepare import search_text
     from search_core.cases.source import read_decisions
 
-    path = raw.with_suffix(".reference.duckdb")
+    path = raw.with_suffix(f".reference.v{FORMAT_VERSION}.duckdb")
     if path.exists():
         return path
     con = duckdb.connect(str(path))
@@ -229,18 +229,19 @@ def duckdb_scan(reference_db: Path) -> tuple[list[float], list[list[str]]]:
     import duckdb
 
     from search_core.cases.courts import canonical_court
-    from search_core.cases.normalize import split_keywords
+    from search_core.cases.query import parse
 
     con = duckdb.connect(str(reference_db), read_only=True)
     timings, results = [], []
     for q in QUERIES:
+        terms = [t for clause in parse(q["keywords"]).clauses for t in clause]  # AND of plain terms in QUERIES
         started = time.perf_counter()
         rows = con.execute(
             """SELECT doc_id FROM docs WHERE len(list_filter($k, lambda k: NOT contains(text, k))) = 0
             AND ($court IS NULL OR contains(court_canonical, $court))
             AND ($from IS NULL OR date >= CAST($from AS DATE)) AND ($to IS NULL OR date <= CAST($to AS DATE))
             ORDER BY date DESC NULLS LAST, doc_id LIMIT 5""",
-            {"k": split_keywords(q["keywords"]), "court": canonical_court(q["court"]) if q.get("court") else None,
+            {"k": terms, "court": canonical_court(q["court"]) if q.get("court") else None,
              "from": q.get("date_from"), "to": q.get("date_to")},
         ).fetchall()  # fmt: skip
         timings.append((time.perf_counter() - started) * 1000)
@@ -272,7 +273,7 @@ def main() -> None:
     args = parser.parse_args()
     BUILD.mkdir(parents=True, exist_ok=True)
     raw = BUILD / f"cases-{args.decisions}x{args.chars}.db"
-    prepared = raw.with_suffix(".duckdb")
+    prepared = raw.with_suffix(f".v{FORMAT_VERSION}.duckdb")  # a new format is prepared anew
     if not raw.exists():
         started = time.perf_counter()
         generate(raw, args.decisions, args.chars)

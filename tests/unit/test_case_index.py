@@ -226,8 +226,14 @@ def test_csv_and_jsonl_exports_prepare_to_the_same_index(tmp_path: Path, index: 
             other.close()
 
 
+def test_short_terms_are_counted_by_the_index_alone(index: CaseIndex) -> None:
+    matches = found(index, "事件 OR 判決", limit=1)
+    texts = [search_text(row) for row in read_decisions(SAMPLE)]
+    assert (matches.total, matches.total_exact) == (sum("事件" in t or "判決" in t for t in texts), True)
+
+
 def test_a_search_stops_once_its_deadline_has_passed(index: CaseIndex) -> None:
-    query = CaseQuery(parse("判決"), 20, None)
+    query = CaseQuery(parse("損害賠償"), 20, None)  # more than two characters: checked on the text
     with pytest.raises(TimeoutError):
         index.search(query, deadline=time.monotonic() - 1)
     assert index.search(query, deadline=time.monotonic() + 60)

@@ -266,7 +266,8 @@ def _hit(decision: Decision, keywords: tuple[str, ...]) -> CaseHit:
 def _search_body(rows: list[dict[str, Any]], found: CaseMatches, note: str | None) -> CaseSearchResponse:
     hits = [CaseHit.model_validate(row) for row in rows]
     counts = [TermCount(term=term_text(t), count=n) for t, n in found.term_counts.items()] or None
-    message = " ".join(part for part in (note, None if hits else _no_hits(found)) if part) or None
+    estimate = None if found.total_exact else f"該当は少なくとも {found.total} 件です（すべては数えていません）。"
+    message = " ".join(part for part in (note, estimate, None if hits else _no_hits(found)) if part) or None
     return CaseSearchResponse(
         results=hits,
         count=len(hits),
