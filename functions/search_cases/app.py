@@ -61,7 +61,9 @@ def read_case_text(
 def find_in_case(
     doc_id: Annotated[str, Query(max_length=spec.MAX_DOC_ID_CHARS, description=spec.DOC_ID_DESCRIPTION)],
     keywords: Annotated[str, Query(max_length=spec.MAX_KEYWORDS_CHARS, description=spec.PASSAGES_KEYWORDS_DESCRIPTION)],
-    limit: Annotated[int, Query(ge=1, description=spec.PASSAGES_LIMIT_DESCRIPTION)] = spec.DEFAULT_LIMIT,
+    limit: Annotated[
+        int, Query(ge=1, le=spec.MAX_LIMIT, description=spec.PASSAGES_LIMIT_DESCRIPTION)
+    ] = spec.DEFAULT_LIMIT,
 ) -> CasePassagesResponse:
     return cases.passages(doc_id, keywords, limit, body_budget(app.current_event.raw_event))
 

@@ -12,7 +12,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from search_core.cases.citations import mark
+from search_core.cases.citations import citation
 from search_core.cases.courts import canonical_court
 from search_core.cases.database import open_cases
 from search_core.cases.dates import date_span, parse_decision_date
@@ -188,8 +188,11 @@ def test_operators_give_exactly_the_and_of_ors_without_the_excluded(
     decisions = {row["doc_id"]: (search_text(row), parse_decision_date(row["date"])) for row in read_decisions(SAMPLE)}
 
     def holds(word: str, text: str, day: date | None) -> bool:
-        span = date_span(normalize(word))
-        return mark(normalize(word)) in text or (span is not None and day is not None and span[0] <= day <= span[1])
+        written = normalize(word)
+        span, cited = date_span(written), citation(written)
+        if span is not None:
+            return written in text or (day is not None and span[0] <= day <= span[1])
+        return cited.holds(text) if cited is not None else written in text
 
     expected = {
         doc

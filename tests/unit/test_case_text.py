@@ -19,7 +19,8 @@ def test_width_and_case_fold_to_one_word(spelling: str) -> None:
 @pytest.mark.parametrize(
     ("kanji", "arabic"),
     [("第七百九条", "第709条"), ("第七〇九条", "第709条"), ("第十条", "第10条"), ("第二十一条", "第21条"),
-     ("金一億二千万円", "金120000000円"), ("令和七年", "令和7年"), ("第７０９条", "第709条")],
+     ("金一億二千万円", "金1億2000万円"), ("金三百万円", "金300万円"), ("令和七年", "令和7年"),
+     ("第７０９条", "第709条")],
 )  # fmt: skip
 def test_kanji_and_arabic_numerals_meet(kanji: str, arabic: str) -> None:
     assert normalize(kanji) == normalize(arabic)

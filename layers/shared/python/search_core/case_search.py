@@ -16,9 +16,10 @@ from search_core.cases.courts import canonical_court
 from search_core.cases.database import FILE_NAME, open_cases
 from search_core.cases.index import CaseIndex
 from search_core.cases.models import CaseMatches, CaseQuery, Decision
+from search_core.cases.normalize import normalize
 from search_core.cases.pages import page_end
 from search_core.cases.passages import MAX_COUNTED, Occurrence, occurrences
-from search_core.cases.query import DateSpan, parse, term_text
+from search_core.cases.query import Expression, parse, term_text
 from search_core.cases.snippet import snippet
 from search_core.errors import InvalidRequest, NotFound, QueryAborted, QueryFailed
 from search_core.observability import logger, metrics
@@ -162,14 +163,14 @@ class CaseSearch:
         terms = tuple(term_text(term) for term in query.expression.positive_terms)
         rows = [_hit(decision, terms).model_dump() for decision in found.decisions]
         notes = _limit_note(limit)
-        fitted, _ = fit_rows(rows, lambda r: _search_body(r, found, notes).model_dump(), budget)
+        fitted, _ = fit_rows(rows, lambda r: _search_body(r, found, notes, query).model_dump(), budget)
         if rows and not fitted:
             raise QueryFailed("結果が大きすぎて返せません。limit を小さくしてください。")
         metrics.add_metric(name="CasesReturned", unit="Count", value=len(fitted))
         logger.info(
             "case search", keywords=[term_text(t) for t in query.expression.terms], court=query.court, rows=len(fitted)
         )
-        return _search_body(fitted, found, notes)
+        return _search_body(fitted, found, notes, query)
 
     def text(self, doc_id: str, offset: int, budget: int) -> CaseTextResponse:
         decision = self._decision(doc_id)
@@ -181,7 +182,9 @@ class CaseSearch:
 
     def passages(self, doc_id: str, keywords: str, limit: int, budget: int) -> CasePassagesResponse:
         """The places in one decision where the expression's terms occur, with their offsets, fitted to `budget`."""
-        terms = tuple(term.text if isinstance(term, DateSpan) else term for term in parse(keywords).positive_terms)
+        expression = parse(keywords)
+        _check_size(expression)
+        terms = expression.positive_terms
         if not terms:
             raise InvalidRequest("keywords が空です。探す語を 1 つ以上指定してください。")
         decision = self._decision(doc_id)
@@ -224,20 +227,32 @@ def _query(
     keywords: str | None, court: str | None, limit: int, date_from: date | None, date_to: date | None
 ) -> CaseQuery:
     expression = parse(keywords or "")
-    if len(expression.terms) > MAX_KEYWORDS:
-        raise InvalidRequest(
-            f"keywords は {MAX_KEYWORDS} 語までです（{len(expression.terms)} 語ありました）。語を絞ってください。"
-        )
+    _check_size(expression)
     if date_from and date_to and date_from > date_to:
         raise InvalidRequest("date_from が date_to より後になっています。")
     court_name = canonical_court(court) if court and court.strip() else None
-    query = CaseQuery(expression, min(limit, MAX_LIMIT), court_name, date_from, date_to)
+    written = normalize(court) if court and court_name else None
+    query = CaseQuery(expression, min(limit, MAX_LIMIT), court_name, date_from, date_to, court_as_written=written)
     if not expression.clauses and not query.filtered:
         raise InvalidRequest(
             "keywords が空です。検索語を 1 つ以上（除外語だけでなく）指定するか、court・date_from・date_to で"
             "絞ってください。"
         )
     return query
+
+
+def _check_size(expression: Expression) -> None:
+    """At most MAX_KEYWORDS terms and MAX_KEYWORDS_CHARS characters once normalised (NFKC can lengthen text: one
+    ㌖ is キロメートル), so counts and messages stay small."""
+    if len(expression.terms) > MAX_KEYWORDS:
+        raise InvalidRequest(
+            f"keywords は {MAX_KEYWORDS} 語までです（{len(expression.terms)} 語ありました）。語を絞ってください。"
+        )
+    length = sum(len(term_text(term)) for term in expression.terms)
+    if length > MAX_KEYWORDS_CHARS:
+        raise InvalidRequest(
+            f"keywords が長すぎます（正規化すると {length:,} 文字）。{MAX_KEYWORDS_CHARS:,} 文字以内にしてください。"
+        )
 
 
 def _limit_note(limit: int) -> str | None:
@@ -263,11 +278,13 @@ def _hit(decision: Decision, keywords: tuple[str, ...]) -> CaseHit:
     return CaseHit(**_identity(decision), date_text=decision.date_text, snippet=snippet(decision_text, keywords))
 
 
-def _search_body(rows: list[dict[str, Any]], found: CaseMatches, note: str | None) -> CaseSearchResponse:
+def _search_body(
+    rows: list[dict[str, Any]], found: CaseMatches, note: str | None, query: CaseQuery
+) -> CaseSearchResponse:
     hits = [CaseHit.model_validate(row) for row in rows]
-    counts = [TermCount(term=term_text(t), count=n) for t, n in found.term_counts.items()] or None
+    counts = [TermCount(term=term_text(t)[:100], count=n) for t, n in found.term_counts.items()] or None
     estimate = None if found.total_exact else f"該当は少なくとも {found.total} 件です（すべては数えていません）。"
-    message = " ".join(part for part in (note, estimate, None if hits else _no_hits(found)) if part) or None
+    message = " ".join(part for part in (note, estimate, None if hits else _no_hits(found, query)) if part) or None
     return CaseSearchResponse(
         results=hits,
         count=len(hits),
@@ -279,13 +296,15 @@ def _search_body(rows: list[dict[str, Any]], found: CaseMatches, note: str | Non
     )
 
 
-def _no_hits(found: CaseMatches) -> str:
+def _no_hits(found: CaseMatches, query: CaseQuery) -> str:
     """Why nothing matched: the terms no decision holds, or the filters that leave nothing."""
     parts = [NO_HITS]
-    missing = [term_text(term) for term, n in found.term_counts.items() if n == 0]
+    missing = [term_text(term)[:60] for term, n in found.term_counts.items() if n == 0]
+    where = "court・日付の条件の中に、" if query.filtered else ""
+    every_term_counted = len(found.term_counts) == len(query.expression.positive_terms)
     if missing:
-        parts.append(f"次の語を含む判決はありません: {'、'.join(missing)}。表記を変えるか語を外してください。")
-    elif found.term_counts and all(found.term_counts.values()):
+        parts.append(f"{where}次の語を含む判決はありません: {'、'.join(missing)}。表記を変えるか語を外してください。")
+    elif found.term_counts and every_term_counted and all(found.term_counts.values()):
         parts.append(
             "語はそれぞれ見つかりますが、すべてを満たす判決はありません（term_counts を参照）。"
             "OR を使うか語を減らしてください。"

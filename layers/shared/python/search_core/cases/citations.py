@@ -1,43 +1,51 @@
-"""Article citations in one searchable form, so that the spellings a lawyer treats as one article match each other.
+"""Article citations matched as a lawyer reads them, over the normalised text as it is.
 
 Decisions cite 「第七百九条」, 「709条1項」, 「民法709条の2第1項」; keywords are written 「第709条」, 「七百九条」,
-「709条」. After `normalize` (kanji numerals → Arabic), each number of an article, paragraph or item (条, 項, 号,
-with its 「の2」) is written between two marks and its 「第」 dropped, in the text and in the keywords alike:
+「709条」. A keyword holding a citation (a number with 条, 項 or 号, perhaps with its 「の2」) becomes a pattern: its
+「第」 optional, its number not part of a longer one, and, without an 「の2」 of its own, not followed by one. The text
+is not rewritten, so every other keyword (「条の」, 「第709」, 「(ワ)第345」) is still a plain substring.
 
->>> mark("民法第709条の2第1項")
-'民法\\x1f709条の2\\x1e\\x1f1項\\x1e'
-
-So 「709条」 finds 「709条1項」 and 「第709条」, while the marks keep it from 「1709条」 and 「709条の2」: a substring
-search over marked text matches whole citations only.
+>>> citation("民法第709条").regex.pattern
+'民法第?(?<!\\\\d)709条(?!の\\\\d)'
+>>> [bool(citation("709条").holds(t)) for t in ("第709条1項", "1709条", "709条の2", "民法709条")]
+[True, False, False, True]
 """
 
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass
 
-START, END = "\x1f", "\x1e"
-# A number of an article, paragraph or item, its optional 第 and の-number; not inside a longer number.
-_CITATION = re.compile(r"第?(?<!\d)(\d+)([条項号])(?:の(\d+))?")
-
-
-def mark(text: str) -> str:
-    """`text` (already normalised) with every citation marked.
-
-    >>> [mark(t) == mark(u) for t, u in (("第709条", "709条"), ("709条", "1709条"), ("709条", "709条の2"))]
-    [True, False, False]
-    """
-    return _CITATION.sub(_marked, text)
+# A number of an article, paragraph or item with its optional 第 and の-number.
+_CITATION = re.compile(r"第?(\d+)([条項号])(?:の(\d+))?")
 
 
-def readable(term: str) -> str:
-    """A marked term as the agent wrote it, without marks (for messages and for finding it in the original).
+@dataclass(frozen=True)
+class Citation:
+    """A keyword holding a citation: `text` as written (normalised), `regex` what it matches, `pieces` the parts
+    every match contains as written (for the index's character pairs)."""
 
-    >>> readable(mark("第709条1項"))
-    '709条1項'
-    """
-    return term.replace(START, "").replace(END, "")
+    text: str
+    regex: re.Pattern[str]
+    pieces: tuple[str, ...]
+
+    def holds(self, text: str) -> bool:
+        return self.regex.search(text) is not None
 
 
-def _marked(match: re.Match[str]) -> str:
-    number, unit, sub = match.groups()
-    return f"{START}{number}{unit}{f'の{sub}' if sub else ''}{END}"
+def citation(term: str) -> Citation | None:
+    """The term as a citation pattern, or None if it cites nothing (already normalised: Arabic numerals)."""
+    found = list(_CITATION.finditer(term))
+    if not found:
+        return None
+    parts, pieces, position = [], [], 0
+    for match in found:
+        before = term[position : match.start()]
+        number, unit, sub = match.groups()
+        cited = f"{number}{unit}" + (f"の{sub}" if sub else "")
+        parts += [re.escape(before), rf"第?(?<!\d){re.escape(cited)}" + ("" if sub else r"(?!の\d)")]
+        pieces += [before, cited]
+        position = match.end()
+    parts.append(re.escape(term[position:]))
+    pieces.append(term[position:])
+    return Citation(term, re.compile("".join(parts)), tuple(p for p in pieces if p))

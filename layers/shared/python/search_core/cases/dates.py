@@ -17,9 +17,12 @@ _ERA_DAYS = {
     "大正": (date(1912, 7, 30), date(1926, 12, 24)),
     "明治": (date(1868, 10, 23), date(1912, 7, 29)),
 }
-# A whole keyword that is a date, a month or a year (already normalised: Arabic digits, half width).
-_ERA_SPAN = re.compile(r"(令和|平成|昭和|大正|明治)(元|\d{1,2})年(?:(\d{1,2})月(?:(\d{1,2})日)?)?")
-_YEAR_SPAN = re.compile(r"(\d{4})年(?:(\d{1,2})月(?:(\d{1,2})日)?)?|(\d{4})[-/.](\d{1,2})(?:[-/.](\d{1,2}))?")
+# A whole keyword that is a date, a month or a year (already normalised: Arabic digits, half width; ASCII digits
+# only, since other scripts' digits are not a date a Japanese reader writes).
+_ERA_SPAN = re.compile(r"(令和|平成|昭和|大正|明治)(元|[0-9]{1,2})年(?:([0-9]{1,2})月(?:([0-9]{1,2})日)?)?")
+_YEAR_SPAN = re.compile(
+    r"([0-9]{4})年(?:([0-9]{1,2})月(?:([0-9]{1,2})日)?)?|([0-9]{4})[-/.]([0-9]{1,2})(?:[-/.]([0-9]{1,2}))?"
+)
 _ERA_DATE = re.compile(r"(令和|平成|昭和|大正|明治)\s*(元|\d+)\s*年\s*(\d+)\s*月\s*(\d+)\s*日")
 _ISO_DATE = re.compile(r"(\d{4})[-/.年]\s*(\d{1,2})[-/.月]\s*(\d{1,2})日?")
 

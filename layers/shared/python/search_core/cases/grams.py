@@ -10,17 +10,20 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Iterator
 
+_INDEX_WHITESPACE = " \t\n\f\r"
+
 
 def needed_grams(keywords: Iterable[str]) -> set[str]:
     """The characters (one-character keywords) and character pairs the keywords need.
 
-    >>> sorted(needed_grams(["損害賠償", "法"]))
-    ['害賠', '損害', '法', '賠償']
+    >>> sorted(needed_grams(["損害賠償", "法"])), sorted(needed_grams(["原告 被告"]))
+    (['害賠', '損害', '法', '賠償'], ['原告', '被告'])
     """
     grams: set[str] = set()
     for keyword in keywords:
         grams.update({keyword} if len(keyword) == 1 else {keyword[i : i + 2] for i in range(len(keyword) - 1)})
-    return grams
+    # The index holds no pair with white space (prepare.py, DuckDB's \s): a phrase's spaces are checked on the text.
+    return {gram for gram in grams if not any(c in _INDEX_WHITESPACE for c in gram)}
 
 
 def bitmap_from_bits(bits: str) -> int:

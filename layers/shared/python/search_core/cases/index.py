@@ -10,10 +10,11 @@ from itertools import islice
 
 import duckdb
 
+from search_core.cases.citations import Citation
 from search_core.cases.grams import bitmap_from_bits, bitmap_of, decisions_in, needed_grams
 from search_core.cases.models import CaseMatches, CaseQuery, Decision
 from search_core.cases.prepare import unpack
-from search_core.cases.query import DateSpan, Expression, Term
+from search_core.cases.query import DateSpan, Expression, Term, term_text
 
 # Candidates are checked newest first in growing batches, so a common keyword stops after a few batches.
 _FIRST_BATCH = 32
@@ -44,11 +45,10 @@ class CaseIndex:
         connection at the same deadline, so no single statement outlives it either.
         """
         candidates = self._candidates(query)
-        expression = query.expression
-        if _exact_by_index(expression) and not query.by_relevance:  # the bitmap is the answer: nothing to check
-            matched = list(islice(decisions_in(candidates), query.limit))
-            return CaseMatches(self._decisions(matched), candidates.bit_count(), True)
-        matched, total, exact = self._matching(candidates, query, deadline)
+        if _exact_by_index(query.expression) and not query.by_relevance:  # the bitmap is the answer: no checking
+            matched, total, exact = list(islice(decisions_in(candidates), query.limit)), candidates.bit_count(), True
+        else:
+            matched, total, exact = self._matching(candidates, query, deadline)
         decisions = self._decisions(matched)
         if total:
             return CaseMatches(decisions, total, exact)
@@ -78,7 +78,7 @@ class CaseIndex:
     def _term_counts(self, query: CaseQuery, deadline: float) -> dict[Term, int | None]:
         """For an empty answer: how many decisions (within the filters) hold each term on its own."""
         counts: dict[Term, int | None] = {}
-        for term in query.expression.terms[:MAX_COUNTED_TERMS]:
+        for term in query.expression.positive_terms[:MAX_COUNTED_TERMS]:
             alone = replace(query, expression=Expression(((term,),)), limit=0)
             try:
                 _, total, exact = self._matching(self._candidates(alone), alone, deadline)
@@ -104,8 +104,8 @@ class CaseIndex:
         """Decisions that may satisfy the expression: for every clause, those holding every character pair of one
         of its terms (an excluded term can only be checked on the text); within the filters."""
         candidates = (1 << self.decisions) - 1
-        texts = [t.text if isinstance(t, DateSpan) else t for t in query.expression.positive_terms]
-        bitmaps = self._gram_bitmaps({g for text in texts for g in needed_grams([text])})
+        pieces = [piece for term in query.expression.positive_terms for piece in _pieces(term)]
+        bitmaps = self._gram_bitmaps(needed_grams(pieces))
         for clause in query.expression.clauses:
             candidates &= self._any_term(clause, bitmaps)
             if not candidates:
@@ -119,7 +119,10 @@ class CaseIndex:
         also the decisions of those days."""
         either = 0
         for term in clause:
-            either |= _holding_every_gram(term.text if isinstance(term, DateSpan) else term, bitmaps)
+            holding = -1
+            for piece in _pieces(term):
+                holding &= _holding_every_gram(piece, bitmaps)
+            either |= holding
             if isinstance(term, DateSpan):
                 either |= self._dated(term)
         return either
@@ -143,9 +146,10 @@ class CaseIndex:
 
     def _passing_filters(self, query: CaseQuery) -> int:
         rows = self.con.execute(
-            """SELECT doc_num FROM cases WHERE ($court IS NULL OR contains(court_canonical, $court))
+            """SELECT doc_num FROM cases
+            WHERE ($court IS NULL OR contains(court_canonical, $court) OR contains(court, $written))
             AND ($from IS NULL OR date >= $from) AND ($to IS NULL OR date <= $to)""",
-            {"court": query.court, "from": query.date_from, "to": query.date_to},
+            {"court": query.court, "written": query.court_as_written, "from": query.date_from, "to": query.date_to},
         ).fetchall()
         return bitmap_of(row[0] for row in rows)
 
@@ -192,6 +196,13 @@ class CaseIndex:
         return decisions
 
 
+def _pieces(term: Term) -> tuple[str, ...]:
+    """What every match of a term contains as written: the term; a citation's literal parts; a date's text."""
+    if isinstance(term, Citation):
+        return term.pieces
+    return (term.text,) if isinstance(term, DateSpan) else (term,)
+
+
 def _exact_by_index(expression: Expression) -> bool:
     """Whether the candidates are exactly the matches: no terms (filters alone), or only terms of one or two
     characters, whose one gram is the term itself, and nothing to exclude.
@@ -209,8 +220,11 @@ def relevance(text: str, expression: Expression) -> float:
     >>> relevance("損害" * 10 + "x" * 980, Expression((("損害",),)))
     10.0
     """
-    texts = [t.text if isinstance(t, DateSpan) else t for t in expression.positive_terms]
-    return sum(text.count(t) for t in texts if t) * 1000 / max(len(text), 1)
+    hits = sum(
+        len(t.regex.findall(text)) if isinstance(t, Citation) else text.count(term_text(t))
+        for t in expression.positive_terms
+    )
+    return hits * 1000 / max(len(text), 1)
 
 
 def _best(scored: list[tuple[float, int]], limit: int) -> list[int]:

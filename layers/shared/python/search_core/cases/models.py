@@ -19,6 +19,7 @@ class CaseQuery:
     date_from: date | None = None
     date_to: date | None = None
     by_relevance: bool = False  # else newest first
+    court_as_written: str | None = None  # normalised: a part of an abbreviated name (知財) is found as it is
 
     @property
     def filtered(self) -> bool:

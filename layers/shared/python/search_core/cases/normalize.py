@@ -1,7 +1,8 @@
 """One normal form for text and keywords, so that the spellings a reader treats as equal match each other.
 
 NFKC folds full-width letters and digits (ＰＲＯＶＩＤＥＲ → PROVIDER) and the ideographic space; casefold folds
-case; kanji numerals become Arabic ones (第七百九条 → 第709条, 令和七年 → 令和7年), as law-retrieval tools do.
+case; kanji numerals become Arabic ones (第七百九条 → 第709条, 令和七年 → 令和7年, 三百万 → 300万), as law-retrieval
+tools do.
 
 >>> normalize("ＰＲＯＶＩＤＥＲ責任法　第七百九条")
 'provider責任法 第709条'
@@ -17,6 +18,8 @@ _SMALL_UNITS = {"十": 10, "百": 100, "千": 1000}
 _LARGE_UNITS = {"万": 10_000, "億": 100_000_000, "兆": 1_000_000_000_000}
 # A numeral starts with a digit or a small unit (万 alone, as in 万一, is a word, not a number).
 _NUMERAL = re.compile("[〇零一二三四五六七八九十百千][〇零一二三四五六七八九十百千万億兆]*")
+# The parts of a numeral between its large units, each converted on its own.
+_SECTION = re.compile("[^万億兆]+")
 # No numeral a reader writes is longer; a longer run is left as written (and Python will not print an int of
 # more than 4,300 digits).
 _MAX_NUMERAL_CHARS = 24
@@ -58,10 +61,13 @@ def kanji_number(numeral: str) -> int:
 
 
 def _arabic(match: re.Match[str]) -> str:
-    """The numeral as Arabic digits, or as written when it is too long to be one.
+    """The numeral in Arabic digits, keeping 万, 億 and 兆 as decisions write amounts (三百万円 → 300万円, as in
+    金300万円), or as written when it is too long to be one.
 
-    >>> normalize("一" * 30) == "一" * 30
-    True
+    >>> normalize("一" * 30) == "一" * 30, normalize("金三百万円"), normalize("一億二千万"), normalize("千九百八十九")
+    (True, '金300万円', '1億2000万', '1989')
     """
     numeral = match.group()
-    return numeral if len(numeral) > _MAX_NUMERAL_CHARS else str(kanji_number(numeral))
+    if len(numeral) > _MAX_NUMERAL_CHARS:
+        return numeral
+    return _SECTION.sub(lambda section: str(kanji_number(section.group())), numeral)

@@ -13,13 +13,15 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from itertools import islice
 
-from search_core.cases.citations import readable
+from search_core.cases.citations import Citation
 from search_core.cases.normalize import normalize
+from search_core.cases.query import Term, term_text
 
 # Numerals are normalised as runs (七百九 → 709); every other character on its own.
 _SEGMENT = re.compile("[〇零一二三四五六七八九十百千万億兆]+|.", re.DOTALL)
-# Occurrences counted in one decision: enough to say "many", bounded whatever the term.
+# Occurrences counted per term in one decision: enough to say "many", bounded whatever the term.
 MAX_COUNTED = 1_000
 
 
@@ -41,34 +43,20 @@ def aligned(text: str) -> tuple[str, list[int]]:
     return "".join(pieces), starts
 
 
-def occurrences(text: str, terms: tuple[str, ...]) -> list[Occurrence]:
-    """Every occurrence of the terms (normalised, citations marked, as the search reads them) in `text`, in order of
-    position, at most MAX_COUNTED; a citation only where it is the whole citation, as in a search.
+def occurrences(text: str, terms: tuple[Term, ...]) -> list[Occurrence]:
+    """Every occurrence of the terms in `text`, as the search reads them (a citation only where whole, from its 第),
+    in order of position; at most MAX_COUNTED per term, so a common term does not hide the others.
 
-    >>> from search_core.cases.citations import mark
-    >>> [(o.start, o.end, o.term) for o in occurrences("第七百九条と第1709条", (mark("709条"),))]
-    [(1, 5, '709条')]
+    >>> from search_core.cases.query import parse
+    >>> [(o.start, o.end, o.term) for o in occurrences("第七百九条と第1709条", parse("709条").positive_terms)]
+    [(0, 5, '709条')]
     """
     plain, starts = aligned(text)
     found: list[Occurrence] = []
     for term in terms:
-        shown = readable(term)
-        position = plain.find(shown) if shown else -1
-        while position >= 0 and len(found) < MAX_COUNTED:
-            end = position + len(shown)
-            if term == shown or _whole_citation(plain, position, end):
-                found.append(Occurrence(starts[position], starts[end] if end < len(starts) else len(text), shown))
-            position = plain.find(shown, position + 1)
+        pattern = term.regex if isinstance(term, Citation) else re.compile(re.escape(term_text(term)))
+        for match in islice(pattern.finditer(plain), MAX_COUNTED):
+            if match.end() > match.start():
+                end = starts[match.end()] if match.end() < len(starts) else len(text)
+                found.append(Occurrence(starts[match.start()], end, term_text(term)))
     return sorted(found, key=lambda o: (o.start, o.term))
-
-
-def _whole_citation(plain: str, start: int, end: int) -> bool:
-    """Whether a citation found at plain[start:end] is whole: no digit before its number, no 「の2」 after its unit
-    (the boundaries `mark` draws in the search).
-
-    >>> _whole_citation("第1709条", 2, 6), _whole_citation("709条の2", 0, 4), _whole_citation("第709条1項", 1, 5)
-    (False, False, True)
-    """
-    digit_before = plain[start].isdigit() and start > 0 and plain[start - 1].isdigit()
-    sub_after = plain[end - 1] in "条項号" and plain[end : end + 1] == "の" and plain[end + 1 : end + 2].isdigit()
-    return not digit_before and not sub_after

@@ -30,13 +30,12 @@ from typing import Any
 
 import duckdb
 
-from search_core.cases.citations import mark
 from search_core.cases.courts import canonical_court
 from search_core.cases.dates import parse_decision_date
 from search_core.cases.normalize import normalize
 from search_core.cases.source import read_decisions
 
-FORMAT_VERSION = "3"  # 3: citations marked in search_text (cases/citations.py)
+FORMAT_VERSION = "3"  # 3: numerals with 万, 億 and 兆 keep those units (三百万 → 300万, as decisions write it)
 SEARCHED_COLUMNS = ("doc_id", "court", "date", "case_number", "case_name", "main_text", "facts_and_reasons")
 # Keywords never hold whitespace, so joining the columns with a newline never creates a false match across them.
 COLUMN_SEPARATOR = "\n"
@@ -88,9 +87,8 @@ def unpack(packed: bytes | None) -> str | None:
 
 
 def search_text(row: dict[str, Any]) -> str:
-    """The normalised text a keyword is looked for in: the seven searched columns of one decision, citations
-    marked."""
-    return COLUMN_SEPARATOR.join(mark(normalize(row[c] or "")) for c in SEARCHED_COLUMNS)
+    """The normalised text a keyword is looked for in: the seven searched columns of one decision."""
+    return COLUMN_SEPARATOR.join(normalize(row[c] or "") for c in SEARCHED_COLUMNS)
 
 
 def _stage(con: duckdb.DuckDBPyConnection, rows: Iterable[dict[str, Any]]) -> tuple[int, int]:

@@ -3,8 +3,8 @@ alternatives, a leading `-` (or `NOT`) excludes, `"…"` keeps spaces inside one
 or a year in any common writing (2019-04-30, 平成31年4月30日, 令和元年) also finds the decisions of those days.
 
 OR binds tighter than the spaces around it, so `不法行為 損害賠償 OR 慰謝料` is 不法行為 AND (損害賠償 OR 慰謝料).
-Every term is normalised as the text is (full width, case, kanji numerals, citations marked), so the language compares
-normal forms.
+Every term is normalised as the text is (full width, case, kanji numerals), so the language compares normal forms; a
+term citing an article (第709条) matches as a citation (cases/citations.py).
 
 >>> parse('不法行為 損害賠償 OR 慰謝料 -控訴 "過失 相殺" -"上告 棄却"')
 Expression(clauses=(('不法行為',), ('損害賠償', '慰謝料'), ('過失 相殺',)), excluded=('控訴', '上告 棄却'))
@@ -17,13 +17,15 @@ import unicodedata
 from dataclasses import dataclass
 from datetime import date
 
-from search_core.cases.citations import mark, readable
+from search_core.cases.citations import Citation, citation
 from search_core.cases.dates import date_span
 from search_core.cases.normalize import normalize
 
 # A quoted phrase (straight or curly quotes, perhaps after a -), or a run of anything else but spaces.
-_TOKEN = re.compile(r'(-?)(?:"([^"]+)"|“([^”]+)”)|(\S+)')
+_TOKEN = re.compile(r'([-\u2212\u2010]?)(?:"([^"]+)"|“([^”]+)”)|(\S+)')
 _OR = {"OR", "|"}  # after NFKC, ｜ is |
+# After NFKC, the full-width minus is "-"; the minus sign and the hyphen are written for it too.
+_MINUS = "-\u2212\u2010"
 _NOT = "NOT"
 
 
@@ -40,12 +42,12 @@ class DateSpan:
         return (day is not None and self.first <= day <= self.last) or self.text in text
 
 
-Term = str | DateSpan
+Term = str | DateSpan | Citation
 
 
 def term_text(term: Term) -> str:
-    """The term as the agent wrote it (normalised, citation marks removed)."""
-    return readable(term.text if isinstance(term, DateSpan) else term)
+    """The term as the agent wrote it (normalised)."""
+    return term if isinstance(term, str) else term.text
 
 
 @dataclass(frozen=True)
@@ -77,8 +79,34 @@ class Expression:
         )
 
 
+def _tokens(text: str) -> list[tuple[str, str, str]]:
+    """(minus, phrase, bare word) in order; a bare word joined by | (損害賠償｜慰謝料) is its words with | between.
+
+    >>> _tokens('a|b -"c d"')
+    [('', '', 'a'), ('', '', '|'), ('', '', 'b'), ('-', 'c d', '')]
+    """
+    tokens = []
+    for minus, quoted, curly, bare in _TOKEN.findall(text):
+        if bare and "|" in bare and bare != "|":
+            words = [w for w in re.split(r"(\|)", bare) if w]
+            tokens += [("", "", word) for word in words]
+        else:
+            tokens.append((minus, quoted or curly, bare))
+    return tokens
+
+
+def _term(written: str) -> Term:
+    """A date, month or year; a citation; or plain text to find as it is."""
+    span = date_span(written)
+    if span:
+        return DateSpan(written, *span)
+    return citation(written) or written
+
+
 def _holds(term: Term, text: str, day: date | None) -> bool:
-    return term.holds(text, day) if isinstance(term, DateSpan) else term in text
+    if isinstance(term, DateSpan):
+        return term.holds(text, day)
+    return term.holds(text) if isinstance(term, Citation) else term in text
 
 
 def parse(keywords: str) -> Expression:
@@ -91,8 +119,7 @@ def parse(keywords: str) -> Expression:
     excluded: list[Term] = []
     joining = negating = False
     # Operators are read before the terms are normalised: OR and NOT only in capitals, as the services write them.
-    for minus, quoted, curly, bare in _TOKEN.findall(unicodedata.normalize("NFKC", keywords)):
-        phrase = quoted or curly
+    for minus, phrase, bare in _tokens(unicodedata.normalize("NFKC", keywords)):
         negating = negating or bool(minus)
         if not phrase and bare in _OR:
             joining = bool(clauses) and not negating
@@ -100,14 +127,13 @@ def parse(keywords: str) -> Expression:
         if not phrase and bare == _NOT:
             negating = True
             continue
-        term = phrase.strip() if phrase else bare
-        if not phrase and len(bare) > 1 and bare.startswith("-"):
+        term = " ".join(phrase.split()) if phrase else bare  # a phrase's line breaks are spaces, as in one line
+        if not phrase and len(bare) > 1 and bare[0] in _MINUS:
             term, negating = bare[1:], True
         written = normalize(term)
         if not written.strip():
             continue
-        span = date_span(written)
-        read: Term = DateSpan(mark(written), *span) if span else mark(written)
+        read = _term(written)
         if negating:
             excluded.append(read)
         elif joining:

@@ -1,0 +1,107 @@
+"""The red team's case-law cases (tests/attacks/redteam_cases.jsonl): every one answers well-formed and within the
+budget with the status it should, and each defect it found is asserted fixed below."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from pathlib import Path
+from types import ModuleType
+from typing import Any
+
+import pytest
+
+from search_core.responses import BUDGET_BYTES, response_bytes
+from tests.conftest import LambdaContext, body_of, load_event, sample_functions, status_of
+
+CASES = [json.loads(line) for line in (Path(__file__).parents[1] / "attacks" / "redteam_cases.jsonl").open()]
+
+
+@pytest.fixture(scope="module")
+def cases(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ModuleType]:
+    with sample_functions(["search_cases"], "redteam", tmp_path_factory.mktemp("cache")) as loaded:
+        yield loaded["search_cases"]
+
+
+def ask(cases: ModuleType, op: str, args: dict[str, Any]) -> dict[str, Any]:
+    if op == "search":
+        event = load_event("search_cases/search_damages.json")
+        properties = [{"name": k, "type": "string", "value": str(v)} for k, v in args.items()]
+        event["requestBody"]["content"]["application/json"]["properties"] = properties
+    else:
+        event = load_event("search_cases/read_text.json" if op == "text" else "search_cases/find_in_case.json")
+        event["parameters"] = [{"name": k, "type": "string", "value": str(v)} for k, v in args.items()]
+    response: dict[str, Any] = cases.lambda_handler(event, LambdaContext())
+    assert response_bytes(response) <= BUDGET_BYTES
+    return response
+
+
+def found(cases: ModuleType, **args: Any) -> set[str]:
+    body = body_of(ask(cases, "search", {"limit": 20, **args}))
+    return {r["doc_id"] for r in body["results"]}
+
+
+@pytest.mark.parametrize(
+    "case", CASES, ids=[f"{c['category']}: {json.dumps(c['args'], ensure_ascii=False)[:50]}" for c in CASES]
+)
+def test_every_case_answers_with_its_status(cases: ModuleType, case: dict[str, Any]) -> None:
+    response = ask(cases, case["op"], case["args"])
+    expected = {"ok": 200, "422": 422, "404": 404}.get(case["expect"])
+    assert status_of(response) == expected if expected else status_of(response) in (200, 404, 422)
+
+
+@pytest.mark.parametrize(
+    ("keywords", "holders"),
+    [
+        ('"当事者の主張 原告は"', {"R05-0930-LONG"}),  # a phrase with a space
+        ("条に基づき", {"H31-0430-A", "R05-0930-LONG"}),  # text next to a citation is plain text
+        ("条及び", {"2024-12-01-F"}),
+        ("第709", {"R07-0307-C"}),
+        ("(ワ)第345", {"R06-1220-E"}),
+        ("三百万円", {"H31-0430-A"}),  # 金300万円
+        ("一億二千万円", {"R05-0930-LONG"}),  # 金1億2000万円
+    ],
+)
+def test_what_the_text_holds_is_found(cases: ModuleType, keywords: str, holders: set[str]) -> None:
+    assert holders <= found(cases, keywords=keywords)
+
+
+def test_or_written_without_spaces_is_or(cases: ModuleType) -> None:
+    assert found(cases, keywords="損害賠償｜慰謝料") == found(cases, keywords="損害賠償 OR 慰謝料") != set()
+
+
+def test_the_minus_sign_excludes(cases: ModuleType) -> None:
+    assert found(cases, keywords="−控訴 損害") == found(cases, keywords="-控訴 損害")
+
+
+@pytest.mark.parametrize(("court", "holder"), [("知財", "R07-0115-D"), ("最高裁判", "R07-0307-C")])
+def test_a_part_of_a_court_name_as_stored_is_found(cases: ModuleType, court: str, holder: str) -> None:
+    assert holder in found(cases, court=court)
+
+
+def test_passages_keep_every_term_in_position_order(cases: ModuleType) -> None:
+    body = body_of(ask(cases, "passages", {"doc_id": "R05-0930-LONG", "keywords": "の 被告", "limit": 5}))
+    assert body["passages"][0]["term"] == "被告" and body["passages"][0]["offset"] < 10
+
+
+def test_no_hit_messages_tell_the_truth(cases: ModuleType) -> None:
+    many = body_of(ask(cases, "search", {"keywords": "の は を 原告 被告 請求 判決 事件 存在しない語"}))
+    assert "すべてを満たす判決はありません" not in many["message"]
+    excluded = body_of(ask(cases, "search", {"keywords": "損害 存在しない語 -zzzz"}))
+    assert "存在しない語" in excluded["message"] and "zzzz" not in excluded["message"]
+    filtered = body_of(ask(cases, "search", {"court": "東京", "keywords": "遺産"}))
+    assert "court・日付の条件の中に" in filtered["message"]
+    nothing = body_of(ask(cases, "search", {"date_from": "2030-01-01"}))
+    assert "court・日付の条件だけで 0 件" in nothing["message"]
+
+
+@pytest.mark.parametrize("keywords", ["㌖" * 700, '"' + "ﷺ" * 998 + '"'])
+def test_keywords_that_grow_when_normalised_are_422_not_500(cases: ModuleType, keywords: str) -> None:
+    response = ask(cases, "search", {"keywords": keywords})
+    assert status_of(response) == 422 and "長すぎます" in body_of(response)["error"]
+
+
+def test_passages_limit_and_term_count_are_bounded_like_search(cases: ModuleType) -> None:
+    assert status_of(ask(cases, "passages", {"doc_id": "R05-0930-LONG", "keywords": "第5条", "limit": 1000})) == 422
+    many = " ".join(chr(0x4E00 + i) for i in range(40))
+    assert status_of(ask(cases, "passages", {"doc_id": "R05-0930-LONG", "keywords": many})) == 422
