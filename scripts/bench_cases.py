@@ -225,27 +225,36 @@ def reference(raw: Path) -> Path:
 
 
 def duckdb_scan(reference_db: Path) -> tuple[list[float], list[list[str]]]:
-    """The exact semantics by brute force: contains() of every keyword on the normalised text, newest first."""
+    """The exact semantics by brute force: contains() of every plain term (and every literal piece of a citation) on
+    the normalised text in DuckDB, newest first; then each citation's pattern on those rows in Python (RE2 has no
+    look-behind), until five pass."""
     import duckdb
 
+    from search_core.cases.citations import Citation
     from search_core.cases.courts import canonical_court
     from search_core.cases.query import parse
 
     con = duckdb.connect(str(reference_db), read_only=True)
     timings, results = [], []
     for q in QUERIES:
-        terms = [t for clause in parse(q["keywords"]).clauses for t in clause]  # AND of plain terms in QUERIES
+        terms = [t for clause in parse(q["keywords"]).clauses for t in clause]  # AND of single terms in QUERIES
+        cited = [t for t in terms if isinstance(t, Citation)]
+        plain = [p for t in terms for p in (t.pieces if isinstance(t, Citation) else (str(t),))]
         started = time.perf_counter()
-        rows = con.execute(
-            """SELECT doc_id FROM docs WHERE len(list_filter($k, lambda k: NOT contains(text, k))) = 0
+        cursor = con.execute(
+            """SELECT doc_id, text FROM docs WHERE len(list_filter($k, lambda k: NOT contains(text, k))) = 0
             AND ($court IS NULL OR contains(court_canonical, $court))
             AND ($from IS NULL OR date >= CAST($from AS DATE)) AND ($to IS NULL OR date <= CAST($to AS DATE))
-            ORDER BY date DESC NULLS LAST, doc_id LIMIT 5""",
-            {"k": terms, "court": canonical_court(q["court"]) if q.get("court") else None,
+            ORDER BY date DESC NULLS LAST, doc_id""",
+            {"k": plain, "court": canonical_court(q["court"]) if q.get("court") else None,
              "from": q.get("date_from"), "to": q.get("date_to")},
-        ).fetchall()  # fmt: skip
+        )  # fmt: skip
+        found: list[str] = []
+        while len(found) < 5 and (row := cursor.fetchone()):
+            if all(c.holds(row[1]) for c in cited):
+                found.append(row[0])
         timings.append((time.perf_counter() - started) * 1000)
-        results.append([r[0] for r in rows])
+        results.append(found)
     return timings, results
 
 
