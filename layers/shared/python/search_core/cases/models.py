@@ -28,8 +28,8 @@ class CaseQuery:
 
 @dataclass(frozen=True)
 class CaseMatches:
-    """The newest matching decisions, and how many match in all: exactly, or at least `total` when counting every
-    candidate would have outrun the deadline."""
+    """The matching decisions asked for, and how many match in all: exactly, or at least `total` when counting every
+    candidate would have outrun the counting budget (cases/index.py)."""
 
     decisions: list[Decision]
     total: int

@@ -1,5 +1,5 @@
 """The keyword language, as lawyers' search services write it: space = AND, `OR` (or `|`, `｜`) between
-alternatives, a leading `-` (or `NOT`) excludes, `"…"` keeps spaces inside one term; a term that is a date, a month
+alternatives, a leading `-` (or `−`, `NOT`) excludes, `"…"` keeps spaces inside one term; a term that is a date, a month
 or a year in any common writing (2019-04-30, 平成31年4月30日, 令和元年) also finds the decisions of those days.
 
 OR binds tighter than the spaces around it, so `不法行為 損害賠償 OR 慰謝料` is 不法行為 AND (損害賠償 OR 慰謝料).
@@ -21,12 +21,12 @@ from search_core.cases.citations import Citation, citation
 from search_core.cases.dates import date_span
 from search_core.cases.normalize import normalize
 
-# A quoted phrase (straight or curly quotes, perhaps after a -), or a run of anything else but spaces.
-_TOKEN = re.compile(r'([-\u2212\u2010]?)(?:"([^"]+)"|“([^”]+)”)|(\S+)')
 _OR = {"OR", "|"}  # after NFKC, ｜ is |
 # After NFKC, the full-width minus is "-"; the minus sign and the hyphen are written for it too.
 _MINUS = "-\u2212\u2010"
 _NOT = "NOT"
+# A quoted phrase (straight or curly quotes, perhaps after a minus), or a run of anything else but spaces.
+_TOKEN = re.compile(rf'([{_MINUS}]?)(?:"([^"]+)"|“([^”]+)”)|(\S+)')
 
 
 @dataclass(frozen=True)
