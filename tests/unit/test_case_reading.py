@@ -58,3 +58,11 @@ def test_pages_cover_the_text_exactly_once_and_each_fits(unit: str) -> None:
 
 def test_a_short_text_is_one_page() -> None:
     assert page_end("短い判決", 0, body, 24_000) == len("短い判決")
+
+
+def test_a_citation_keyword_is_shown_where_its_citation_is() -> None:
+    from search_core.cases.query import parse
+
+    text = "主文　請求を棄却する。" + "。" * 600 + "被告は民法第七百十五条の使用者責任を負う。" + "。" * 600
+    cut = snippet(text, parse("民法715条").positive_terms)
+    assert "民法第七百十五条" in cut and not cut.startswith("主文")

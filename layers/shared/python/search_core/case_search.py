@@ -19,7 +19,7 @@ from search_core.cases.models import CaseMatches, CaseQuery, Decision
 from search_core.cases.normalize import normalize
 from search_core.cases.pages import page_end
 from search_core.cases.passages import MAX_COUNTED, Occurrence, occurrences
-from search_core.cases.query import Expression, parse, term_text
+from search_core.cases.query import Expression, Term, parse, term_text
 from search_core.cases.snippet import snippet
 from search_core.errors import InvalidRequest, NotFound, QueryAborted, QueryFailed
 from search_core.observability import logger, metrics
@@ -160,7 +160,7 @@ class CaseSearch:
         index = self._data.current()
         with self._deadline(index) as deadline:
             found = index.search(query, deadline)
-        terms = tuple(term_text(term) for term in query.expression.positive_terms)
+        terms = query.expression.positive_terms
         rows = [_hit(decision, terms).model_dump() for decision in found.decisions]
         notes = _limit_note(limit)
         fitted, _ = fit_rows(rows, lambda r: _search_body(r, found, notes, query).model_dump(), budget)
@@ -272,7 +272,7 @@ def _identity(decision: Decision) -> dict[str, Any]:
     }
 
 
-def _hit(decision: Decision, keywords: tuple[str, ...]) -> CaseHit:
+def _hit(decision: Decision, keywords: tuple[Term, ...]) -> CaseHit:
     """The decision with a passage around its first hit of a positive term (the opening if none)."""
     decision_text = f"{decision.main_text or ''}\n{decision.facts_and_reasons or ''}"
     return CaseHit(**_identity(decision), date_text=decision.date_text, snippet=snippet(decision_text, keywords))
