@@ -105,3 +105,10 @@ def test_passages_limit_and_term_count_are_bounded_like_search(cases: ModuleType
     assert status_of(ask(cases, "passages", {"doc_id": "R05-0930-LONG", "keywords": "第5条", "limit": 1000})) == 422
     many = " ".join(chr(0x4E00 + i) for i in range(40))
     assert status_of(ask(cases, "passages", {"doc_id": "R05-0930-LONG", "keywords": many})) == 422
+
+
+def test_an_empty_answer_caused_by_an_exclusion_says_what_it_removed(cases: ModuleType) -> None:
+    """From the case-law agent frame: -控訴 also drops every 控訴人, which the agent could not tell."""
+    body = body_of(ask(cases, "search", {"keywords": "事件 -事"}))
+    assert body["total"] == 0 and "除外語を外すと" in body["message"]
+    assert "すべてを満たす判決はありません" not in body["message"]

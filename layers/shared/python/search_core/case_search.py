@@ -53,7 +53,8 @@ SEARCH_DESCRIPTION = (
     "検索できます。全文は doc_id を /cases/text に、語の箇所は /cases/passages で読めます。"
 )
 KEYWORDS_DESCRIPTION = (
-    '検索式: 空白 = AND、OR（または ｜）= どちらか、先頭の - または NOT = 除外、"…" = 空白を含む 1 語'
+    "検索式: 空白 = AND、OR（または ｜）= どちらか、先頭の - または NOT = 除外（語の一部にも一致: -控訴 は 控訴人 も"
+    '除く）、"…" = 空白を含む 1 語'
     "（例: 不法行為 損害賠償 OR 慰謝料 -控訴）。OR は空白より強く結びつきます。doc_id・裁判所・日付・事件番号・"
     "事件名・主文・事実及び理由を対象に、全角半角・大文字小文字を区別せず、漢数字と算用数字を同一視します。"
     "条文は 第709条・709条・七百九条 が同じ条を指し、709条 で 709条1項 も見つかります（1709条・709条の2 は別の条）。"
@@ -95,7 +96,9 @@ class CaseHit(BaseModel):
 
 class TermCount(BaseModel):
     term: str
-    count: int | None = Field(description="その語だけを含む判決の数（時間内に数えきれなければ null）")
+    count: int | None = Field(
+        description="court・日付の条件の中で、その語だけを含む判決の数（時間内に数えきれなければ null）"
+    )
 
 
 class CaseSearchResponse(BaseModel):
@@ -304,10 +307,15 @@ def _no_hits(found: CaseMatches, query: CaseQuery) -> str:
     every_term_counted = len(found.term_counts) == len(query.expression.positive_terms)
     if missing:
         parts.append(f"{where}次の語を含む判決はありません: {'、'.join(missing)}。表記を変えるか語を外してください。")
-    elif found.term_counts and every_term_counted and all(found.term_counts.values()):
+    elif found.term_counts and every_term_counted and all(found.term_counts.values()) and not found.without_excluded:
         parts.append(
             "語はそれぞれ見つかりますが、すべてを満たす判決はありません（term_counts を参照）。"
             "OR を使うか語を減らしてください。"
+        )
+    if found.without_excluded:
+        parts.append(
+            f"除外語を外すと {found.without_excluded} 件あります（除外は語の一部にも一致します。"
+            "-控訴 は 控訴人 を含む判決も除きます）。"
         )
     if found.filtered_total == 0:
         parts.append("court・日付の条件だけで 0 件です。裁判所名や期間を見直してください。")

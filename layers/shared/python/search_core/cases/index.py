@@ -52,7 +52,8 @@ class CaseIndex:
         decisions = self._decisions(matched)
         if total:
             return CaseMatches(decisions, total, exact)
-        return CaseMatches(decisions, 0, exact, self._term_counts(query, deadline), self._filtered_total(query))
+        counts, filtered = self._term_counts(query, deadline), self._filtered_total(query)
+        return CaseMatches(decisions, 0, exact, counts, filtered, self._without_excluded(query, deadline))
 
     def _matching(self, candidates: int, query: CaseQuery, deadline: float) -> tuple[list[int], int, bool]:
         """The first `limit` matching decision numbers, how many match in all, and whether that count is exact."""
@@ -87,6 +88,18 @@ class CaseIndex:
                 continue
             counts[term] = total if exact else None
         return counts
+
+    def _without_excluded(self, query: CaseQuery, deadline: float) -> int | None:
+        """For an empty answer: how many would match without its excluded terms (an exclusion matches inside words:
+        -控訴 also drops every 控訴人)."""
+        if not query.expression.excluded or not query.expression.clauses:
+            return None
+        kept = replace(query, expression=Expression(query.expression.clauses), limit=0)
+        try:
+            _, total, exact = self._matching(self._candidates(kept), kept, deadline)
+        except TimeoutError:
+            return None
+        return total if exact else None
 
     def _filtered_total(self, query: CaseQuery) -> int | None:
         return self._passing_filters(query).bit_count() if query.filtered else None

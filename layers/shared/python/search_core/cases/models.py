@@ -37,6 +37,8 @@ class CaseMatches:
     # For an empty answer: how many decisions hold each term alone (None: not counted in time).
     term_counts: dict[Term, int | None] = field(default_factory=dict)
     filtered_total: int | None = None
+    # For an empty answer with excluded terms: how many match once those are dropped (None: none, or not counted).
+    without_excluded: int | None = None
 
 
 @dataclass(frozen=True)
