@@ -80,11 +80,7 @@ class SqlSearch:
 
     def search(self, sql: str, body_budget: int) -> SqlSearchResponse:
         """Run `sql` and shape its rows into a response whose body fits `body_budget` bytes."""
-        if not self._loaded_once:
-            self._launcher.start_ahead()
-        worker = self._data.current()
-        self._loaded_once = True
-        result = self._run(worker, sql)
+        result = self._run(self._worker(), sql)
         response = self._shape(result, body_budget)
         metrics.add_metric(name="RowsReturned", unit="Count", value=response.count)
         if response.truncated:
@@ -99,15 +95,19 @@ class SqlSearch:
             # Only a name is echoed: a path or a long text sent as `column` is not repeated back.
             shown = f"列 {column} は" if re.fullmatch(r"\w{1,64}", column) else "指定された列は"
             raise InvalidRequest(f"{shown}ありません。{self.spec.table} の列: {names}")
-        if not self._loaded_once:
-            self._launcher.start_ahead()
-        worker = self._data.current()
-        self._loaded_once = True
-        return shape_profile(self.spec, worker.describe(), column, body_budget)
+        return shape_profile(self.spec, self._worker().describe(), column, body_budget)
 
     def close(self) -> None:
         self._data.close()
         self._launcher.close()
+
+    def _worker(self) -> QueryWorker:
+        """The worker of the current data; on the first call, one is started ahead of the download."""
+        if not self._loaded_once:
+            self._launcher.start_ahead()
+        worker = self._data.current()
+        self._loaded_once = True
+        return worker
 
     def _start_worker(self, local: LocalCopy) -> QueryWorker:
         worker = partial(QueryWorker, self.spec, self.limits, self._work_dir, launcher=self._launcher)

@@ -73,10 +73,8 @@ class DataInsight:
             return None
         table = quote_identifier(self.table.table)
         sql = f"SELECT CAST(({expression}) AS VARCHAR) AS v, count(*) AS n FROM {table} GROUP BY v ORDER BY n DESC, v"
-        # run_query interrupts at 3/4 of its timeout: that moment is the deadline.
-        limits = replace(self.limits, timeout_seconds=remaining / 0.75)
         try:
-            result = run_query(self.con, sql, self.policy, limits, self.table)
+            result = run_query(self.con, sql, self.policy, self.limits.interrupting_after(remaining), self.table)
         except SearchError:
             return None
         values = [(str(v)[:VALUE_CHARS], int(n)) for v, n in result.rows if v is not None]

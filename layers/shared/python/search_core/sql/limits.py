@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 import os
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, replace
 from typing import Any
 
 MAX_ROWS = 10
+# The share of the timeout after which the worker interrupts DuckDB (the parent kills at the whole timeout).
+_INTERRUPT_SHARE = 0.75
 MAX_SQL_CHARS = 20_000
 # No single value can be longer than the whole response budget, so the worker never ships more than this.
 MAX_CELL_CHARS = 25_000
@@ -53,7 +55,15 @@ class QueryLimits:
         >>> QueryLimits.for_function(2048, 4.0).interrupt_seconds
         3.0
         """
-        return self.timeout_seconds * 0.75
+        return self.timeout_seconds * _INTERRUPT_SHARE
+
+    def interrupting_after(self, seconds: float) -> QueryLimits:
+        """These bounds with DuckDB interrupted after `seconds` (for work that must end by a deadline already set).
+
+        >>> QueryLimits.for_function(2048, 4.0).interrupting_after(1.5).interrupt_seconds
+        1.5
+        """
+        return replace(self, timeout_seconds=seconds / _INTERRUPT_SHARE)
 
     @classmethod
     def for_function(cls, memory_mb: int, timeout_seconds: float, cpu_count: int | None = None) -> QueryLimits:
