@@ -20,7 +20,7 @@ from search_core.cases.normalize import normalize
 from search_core.cases.pages import page_end
 from search_core.cases.passages import MAX_COUNTED, Occurrence, occurrences
 from search_core.cases.query import Expression, Term, parse, term_text
-from search_core.cases.snippet import snippet
+from search_core.cases.snippet import excerpt, snippet
 from search_core.errors import InvalidRequest, NotFound, QueryAborted, QueryFailed
 from search_core.observability import logger, metrics
 from search_core.responses import absent_when_none, fit_rows
@@ -325,8 +325,7 @@ def _no_hits(found: CaseMatches, query: CaseQuery) -> str:
 
 
 def _passage(full: str, hit: Occurrence) -> Passage:
-    start, end = max(0, hit.start - PASSAGE_BEFORE), min(len(full), hit.end + PASSAGE_AFTER)
-    text = ("…" if start > 0 else "") + full[start:end] + ("…" if end < len(full) else "")
+    text = excerpt(full, hit.start, hit.end, PASSAGE_BEFORE, PASSAGE_AFTER)
     return Passage(offset=hit.start, term=hit.term, text=text)
 
 

@@ -78,25 +78,23 @@ class CaseIndex:
 
     def _term_counts(self, query: CaseQuery, deadline: float) -> dict[Term, int | None]:
         """For an empty answer: how many decisions (within the filters) hold each term on its own."""
-        counts: dict[Term, int | None] = {}
-        for term in query.expression.positive_terms[:MAX_COUNTED_TERMS]:
-            alone = replace(query, expression=Expression(((term,),)), limit=0)
-            try:
-                _, total, exact = self._matching(self._candidates(alone), alone, deadline)
-            except TimeoutError:
-                counts[term] = None
-                continue
-            counts[term] = total if exact else None
-        return counts
+        return {
+            term: self._count(replace(query, expression=Expression(((term,),))), deadline)
+            for term in query.expression.positive_terms[:MAX_COUNTED_TERMS]
+        }
 
     def _without_excluded(self, query: CaseQuery, deadline: float) -> int | None:
         """For an empty answer: how many would match without its excluded terms (an exclusion matches inside words:
         -控訴 also drops every 控訴人)."""
         if not query.expression.excluded or not query.expression.clauses:
             return None
-        kept = replace(query, expression=Expression(query.expression.clauses), limit=0)
+        return self._count(replace(query, expression=Expression(query.expression.clauses)), deadline)
+
+    def _count(self, query: CaseQuery, deadline: float) -> int | None:
+        """How many decisions match `query` (its limit aside), or None if they could not all be counted in time."""
+        counted = replace(query, limit=0)
         try:
-            _, total, exact = self._matching(self._candidates(kept), kept, deadline)
+            _, total, exact = self._matching(self._candidates(counted), counted, deadline)
         except TimeoutError:
             return None
         return total if exact else None

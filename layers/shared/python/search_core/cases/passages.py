@@ -15,9 +15,8 @@ import re
 from dataclasses import dataclass
 from itertools import islice
 
-from search_core.cases.citations import Citation
 from search_core.cases.normalize import normalize
-from search_core.cases.query import Term, term_text
+from search_core.cases.query import Term, pattern, term_text
 
 # Numerals are normalised as runs (七百九 → 709); every other character on its own.
 _SEGMENT = re.compile("[〇零一二三四五六七八九十百千万億兆]+|.", re.DOTALL)
@@ -54,8 +53,7 @@ def occurrences(text: str, terms: tuple[Term, ...]) -> list[Occurrence]:
     plain, starts = aligned(text)
     found: list[Occurrence] = []
     for term in terms:
-        pattern = term.regex if isinstance(term, Citation) else re.compile(re.escape(term_text(term)))
-        for match in islice(pattern.finditer(plain), MAX_COUNTED):
+        for match in islice(pattern(term).finditer(plain), MAX_COUNTED):
             if match.end() > match.start():
                 end = starts[match.end()] if match.end() < len(starts) else len(text)
                 found.append(Occurrence(starts[match.start()], end, term_text(term)))

@@ -50,6 +50,15 @@ def term_text(term: Term) -> str:
     return term if isinstance(term, str) else term.text
 
 
+def pattern(term: Term) -> re.Pattern[str]:
+    """How the term is found in a normalised text to show it: a citation by its pattern, anything else as written.
+
+    >>> bool(pattern("a.b").search("a.b")), bool(pattern("a.b").search("axb"))
+    (True, False)
+    """
+    return term.regex if isinstance(term, Citation) else re.compile(re.escape(term_text(term)))
+
+
 @dataclass(frozen=True)
 class Expression:
     """Decisions holding, for every clause, at least one of its terms, and none of the excluded terms."""

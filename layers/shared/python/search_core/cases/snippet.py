@@ -8,10 +8,9 @@ from __future__ import annotations
 
 import re
 
-from search_core.cases.citations import Citation
 from search_core.cases.normalize import normalize
 from search_core.cases.passages import aligned
-from search_core.cases.query import Term, term_text
+from search_core.cases.query import Term, pattern
 
 BEFORE = 40
 AFTER = 80
@@ -27,33 +26,30 @@ def snippet(text: str, terms: tuple[Term, ...]) -> str:
     '主文 被告は、民法第七百九条に基づき賠償せよ。'
     """
     plain = normalize(text)
-    hits = [(match.start(), match.end() - match.start(), pattern) for pattern in map(_pattern, terms)
-            if (match := pattern.search(plain))]  # fmt: skip
+    hits = [(match.start(), match.end() - match.start(), found) for found in map(pattern, terms)
+            if (match := found.search(plain))]  # fmt: skip
     if not hits:
-        return _cut(text, 0, 0)
-    position, length, pattern = min(hits, key=lambda hit: hit[:2])
+        return excerpt(text, 0, 0)
+    position, length, first = min(hits, key=lambda hit: hit[:2])
     estimate = round(position * len(text) / max(len(plain), 1))
     start = max(0, estimate - _WINDOW)
-    located = _locate(text[start : estimate + _WINDOW + 4 * length], pattern)
+    located = _locate(text[start : estimate + _WINDOW + 4 * length], first)
     if located is None:
-        return _cut(text, estimate, estimate)
-    return _cut(text, start + located[0], start + located[1])
+        return excerpt(text, estimate, estimate)
+    return excerpt(text, start + located[0], start + located[1])
 
 
-def _pattern(term: Term) -> re.Pattern[str]:
-    return term.regex if isinstance(term, Citation) else re.compile(re.escape(term_text(term)))
-
-
-def _locate(window: str, pattern: re.Pattern[str]) -> tuple[int, int] | None:
+def _locate(window: str, found: re.Pattern[str]) -> tuple[int, int] | None:
     """Original start and end of the pattern's first match in `window`'s normal form."""
     plain, starts = aligned(window)
-    match = pattern.search(plain)
+    match = found.search(plain)
     if match is None:
         return None
     end = match.end()
     return starts[match.start()], starts[end] if end < len(starts) else len(window)
 
 
-def _cut(text: str, hit_start: int, hit_end: int) -> str:
-    start, end = max(0, hit_start - BEFORE), min(len(text), hit_end + AFTER)
+def excerpt(text: str, hit_start: int, hit_end: int, before: int = BEFORE, after: int = AFTER) -> str:
+    """`text` from `before` characters ahead of a hit to `after` past it, each cut end marked with …"""
+    start, end = max(0, hit_start - before), min(len(text), hit_end + after)
     return ("…" if start > 0 else "") + text[start:end] + ("…" if end < len(text) else "")
