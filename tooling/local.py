@@ -90,24 +90,26 @@ def sql_event(group: str, sql: str) -> dict[str, Any]:
 
     Only the action group, the path and the query differ, so every dataset in the catalogue has events.
     """
-    from search_core.catalogue import ACTION_GROUPS
-
-    spec = ACTION_GROUPS[group].spec
-    assert spec is not None, f"{group} is not a SQL action group"
-    event = load_event("search_events/free_events.json")
-    event.update(actionGroup=group, apiPath=f"/{spec.name}/search")
+    event = _sql_group_event(group, "search")
     event["requestBody"]["content"]["application/json"]["properties"][0]["value"] = sql
     return event
 
 
 def profile_event(group: str, column: str | None = None) -> dict[str, Any]:
     """The same real event turned into a GET of SQL action group `group`'s profile (of `column` alone, if given)."""
+    event = _sql_group_event(group, "profile")
+    event.update(httpMethod="GET")
+    event.pop("requestBody", None)
+    event["parameters"] = [] if column is None else [{"name": "column", "type": "string", "value": column}]
+    return event
+
+
+def _sql_group_event(group: str, operation: str) -> dict[str, Any]:
+    """The real event sent to `/<dataset>/<operation>` of SQL action group `group`."""
     from search_core.catalogue import ACTION_GROUPS
 
     spec = ACTION_GROUPS[group].spec
     assert spec is not None, f"{group} is not a SQL action group"
     event = load_event("search_events/free_events.json")
-    event.update(actionGroup=group, apiPath=f"/{spec.name}/profile", httpMethod="GET")
-    event.pop("requestBody", None)
-    event["parameters"] = [] if column is None else [{"name": "column", "type": "string", "value": column}]
+    event.update(actionGroup=group, apiPath=f"/{spec.name}/{operation}")
     return event

@@ -106,7 +106,7 @@ def _column_fields(
     """The column's field, then one per key of a JSON object column (the most present first)."""
     present, distinct, low, high = totals
     values, cut = counted.get((column.name, None), ([], False))
-    complete = whole and len(values) < KEPT_VALUES and not cut
+    complete = _complete(values, cut, whole)
     # All values in hand give the exact count; a JSON column's values are elements or keys, not the texts the
     # totals estimated.
     if complete:
@@ -116,9 +116,15 @@ def _column_fields(
     fields = [FieldProfile(column.name, None, present, distinct, values, low, high, complete)]
     keys = [(key, v) for (col, key), v in counted.items() if col == column.name and key is not None]
     for key, (values, cut) in sorted(keys, key=lambda item: -sum(n for _, n in item[1][0]))[:MAX_KEYS]:
-        complete = whole and len(values) < KEPT_VALUES and not cut
+        complete = _complete(values, cut, whole)
         fields.append(FieldProfile(column.name, key, sum(n for _, n in values), len(values), values, complete=complete))
     return fields
+
+
+def _complete(values: list[tuple[str, int]], cut: bool, whole: bool) -> bool:
+    """Whether `values` are every value of their field, whole: counted over the whole table, fewer than kept, none
+    cut."""
+    return whole and len(values) < KEPT_VALUES and not cut
 
 
 def _totals(con: duckdb.DuckDBPyConnection, table: str, columns: tuple[Column, ...]) -> dict[str, Any]:
