@@ -8,7 +8,6 @@ is cut to a size the parent can shape quickly, whatever its nesting.
 
 from __future__ import annotations
 
-import re
 from typing import Any
 
 import duckdb
@@ -16,7 +15,7 @@ import duckdb
 from search_core.errors import QueryAborted, QueryFailed, QueryRejected, SearchError
 from search_core.responses import BUDGET_BYTES, REPLY_BUDGET_BYTES, fit_rows
 from search_core.scrub import scrub_paths
-from search_core.sql.explain import FAILED_PREFIX, READ_CHARS, explain, first_part, short
+from search_core.sql.explain import FAILED_PREFIX, READ_CHARS, UNREADABLE_ERROR, explain, short, unknown_name
 from search_core.sql.guard import check_text, single_select
 from search_core.sql.limits import QueryLimits
 from search_core.sql.plan import authorize_plan
@@ -26,28 +25,6 @@ from search_core.sql.result import QueryResult
 from search_core.sql.table import TableSpec
 from search_core.sql.values import Clipper
 from search_core.sql.watchdog import WATCHDOG
-
-_UNREADABLE_ERROR = (
-    "SQL の実行エラー: 値の変換か JSON の読み取りに失敗しました。JSON 関数（->>、json_extract）は JSON 文字列の列に"
-    "だけ使い、型の変換は TRY_CAST(値 AS 型) にしてください。"
-)
-_MISSING_TABLE = re.compile(r"Table with name (.+?) does not exist")
-_MISSING_NAME = re.compile(
-    r'(Scalar Function|Aggregate Function|Function|Macro Function|Type|Collation) with name "?([^"\s!]+)'
-)
-_KINDS = {
-    "Scalar Function": "関数",
-    "Aggregate Function": "集計関数",
-    "Function": "関数",
-    "Macro Function": "マクロ",
-    "Type": "型",
-    "Collation": "照合順序",
-}
-_MISSING_HINTS = {
-    "Type": "使える型の例: INTEGER, BIGINT, DOUBLE, DECIMAL, VARCHAR, DATE, TIMESTAMP, BOOLEAN。",
-    "Scalar Function": "関数名を確かめてください（マクロは説明の一覧にあるものだけ）。",
-}
-_MISSING_TABLE_FUNCTION = re.compile(r'Table Function with name "?([\w.]+)')
 
 
 def run_query(
@@ -72,7 +49,7 @@ def run_query(
     except duckdb.PermissionException:
         raise QueryRejected(f"ファイル・ネットワーク・設定は読めません。{policy.tables_hint}") from None
     except duckdb.CatalogException as error:
-        raise _unknown_name(error, policy) from None
+        raise unknown_name(error, policy) from None
     except duckdb.InterruptException:
         raise QueryAborted(limits.timeout_message) from None
     except duckdb.OutOfMemoryException:
@@ -81,7 +58,7 @@ def run_query(
         raise _explained(con, sql, error, table, limits) from None
     except UnicodeDecodeError:
         # DuckDB cut its own message inside a character (it echoes a value at fault), so the message is lost.
-        raise QueryFailed(_UNREADABLE_ERROR) from None
+        raise QueryFailed(UNREADABLE_ERROR) from None
     except RecursionError:
         raise QueryFailed(
             FAILED_PREFIX + "SQL の入れ子が深すぎます。式を分けて、より浅い SQL にしてください。"
@@ -127,29 +104,6 @@ def _within_reply_budget(columns: list[str], rows: list[list[Any]]) -> tuple[lis
     if rows and not fitted:
         raise QueryFailed("結果の 1 行が大きすぎて返せません。SELECT する列を絞ってください。")
     return [list(row.values()) for row in fitted], cut
-
-
-def _unknown_name(error: duckdb.CatalogException, policy: QueryPolicy) -> SearchError:
-    """DuckDB's catalog error, told with what the agent may use instead of the catalog's own suggestions (which name
-    system tables the plan check would refuse).
-
-    >>> from search_core.sql.policy import QueryPolicy
-    >>> policy = QueryPolicy(frozenset(), frozenset({"events"}), frozenset())
-    >>> _unknown_name(duckdb.CatalogException('Catalog Error: Table with name stores does not exist!'), policy).message
-    'テーブル stores はありません。使えるテーブル: events（WITH で定義した名前も可）。'
-    """
-    text = str(error)[:READ_CHARS]
-    table, function = _MISSING_TABLE.search(text), _MISSING_TABLE_FUNCTION.search(text)
-    if table:
-        return QueryFailed(f"テーブル {scrub_paths(table.group(1))[:100]} はありません。{policy.tables_hint}")
-    if function:
-        return policy.refusal(function.group(1)[:100], table_function=True)
-    if missing := _MISSING_NAME.search(text):
-        # DuckDB's "Did you mean" may name a function the guard refuses, or a catalog the agent cannot use.
-        kind, name = missing.group(1), scrub_paths(missing.group(2))[:100]
-        message = f"{_KINDS.get(kind, kind)} {name} はありません。{_MISSING_HINTS.get(kind, '')}"
-        return QueryFailed(short(FAILED_PREFIX + message))
-    return QueryFailed(short(FAILED_PREFIX + first_part(scrub_paths(text))))
 
 
 def _has_time_zone(type_code: object) -> bool:

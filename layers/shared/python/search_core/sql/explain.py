@@ -2,7 +2,8 @@
 
 DuckDB answers a wrong type with every candidate signature (45 of them, 3.7 KB, for one call) and an unknown column
 with five guesses. What helps is shorter: the columns there are, the value that would not convert and how to
-convert it, the argument a macro expects. Every message ends within MAX_MESSAGE_CHARS.
+convert it, the argument a macro expects, a name the catalog lacks without DuckDB's "Did you mean" (which may name
+a function the guard refuses). Every message ends within MAX_MESSAGE_CHARS.
 
 >>> first_part('Binder Error: No function matches ... casts.\\n\\tCandidate functions:\\n\\tsum(a DECIMAL)')
 'Binder Error: No function matches ... casts.'
@@ -13,7 +14,7 @@ from __future__ import annotations
 import re
 from typing import TYPE_CHECKING
 
-from search_core.errors import QueryFailed
+from search_core.errors import QueryFailed, SearchError
 from search_core.scrub import scrub_paths
 from search_core.sql.filters import Conversion, conversions
 from search_core.sql.guard import without_literals
@@ -23,6 +24,8 @@ from search_core.sql.table import Macro, TableSpec
 
 if TYPE_CHECKING:
     import duckdb
+
+    from search_core.sql.policy import QueryPolicy
 
 MAX_MESSAGE_CHARS = 500
 # Every failure DuckDB reported starts so: the agent (and the attack corpus) tells it from a refusal of the guard.
@@ -43,6 +46,29 @@ _CAST_TYPES = frozenset(
 )
 
 
+UNREADABLE_ERROR = (
+    "SQL の実行エラー: 値の変換か JSON の読み取りに失敗しました。JSON 関数（->>、json_extract）は JSON 文字列の列に"
+    "だけ使い、型の変換は TRY_CAST(値 AS 型) にしてください。"
+)
+_MISSING_TABLE = re.compile(r"Table with name (.+?) does not exist")
+_MISSING_NAME = re.compile(
+    r'(Scalar Function|Aggregate Function|Function|Macro Function|Type|Collation) with name "?([^"\s!]+)'
+)
+_KINDS = {
+    "Scalar Function": "関数",
+    "Aggregate Function": "集計関数",
+    "Function": "関数",
+    "Macro Function": "マクロ",
+    "Type": "型",
+    "Collation": "照合順序",
+}
+_MISSING_HINTS = {
+    "Type": "使える型の例: INTEGER, BIGINT, DOUBLE, DECIMAL, VARCHAR, DATE, TIMESTAMP, BOOLEAN。",
+    "Scalar Function": "関数名を確かめてください（マクロは説明の一覧にあるものだけ）。",
+}
+_MISSING_TABLE_FUNCTION = re.compile(r'Table Function with name "?([\w.]+)')
+
+
 def explain(con: duckdb.DuckDBPyConnection, sql: str, error: duckdb.Error, table: TableSpec) -> QueryFailed:
     """The failure of `sql` on `table`, told briefly and with the way forward (probing the data where it helps)."""
     text = scrub_paths(str(error))[:READ_CHARS]
@@ -58,6 +84,30 @@ def explain(con: duckdb.DuckDBPyConnection, sql: str, error: duckdb.Error, table
     if malformed := _MALFORMED_JSON.search(text):
         return _failed(_malformed_json(malformed.group(1).split('"')[0]))
     return _failed(first_part(text) + "".join(_usage(m) for m in macros))
+
+
+def unknown_name(error: duckdb.CatalogException, policy: QueryPolicy) -> SearchError:
+    """DuckDB's catalog error, told with what the agent may use instead of the catalog's own suggestions (which name
+    system tables the plan check would refuse).
+
+    >>> import duckdb
+    >>> from search_core.sql.policy import QueryPolicy
+    >>> policy = QueryPolicy(frozenset(), frozenset({"events"}), frozenset())
+    >>> unknown_name(duckdb.CatalogException('Catalog Error: Table with name stores does not exist!'), policy).message
+    'テーブル stores はありません。使えるテーブル: events（WITH で定義した名前も可）。'
+    """
+    text = str(error)[:READ_CHARS]
+    table, function = _MISSING_TABLE.search(text), _MISSING_TABLE_FUNCTION.search(text)
+    if table:
+        return QueryFailed(f"テーブル {scrub_paths(table.group(1))[:100]} はありません。{policy.tables_hint}")
+    if function:
+        return policy.refusal(function.group(1)[:100], table_function=True)
+    if missing := _MISSING_NAME.search(text):
+        # DuckDB's "Did you mean" may name a function the guard refuses, or a catalog the agent cannot use.
+        kind, name = missing.group(1), scrub_paths(missing.group(2))[:100]
+        message = f"{_KINDS.get(kind, kind)} {name} はありません。{_MISSING_HINTS.get(kind, '')}"
+        return QueryFailed(short(FAILED_PREFIX + message))
+    return QueryFailed(short(FAILED_PREFIX + first_part(scrub_paths(text))))
 
 
 def short(message: str) -> str:
