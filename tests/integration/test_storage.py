@@ -10,6 +10,7 @@ import pytest
 from search_core.errors import ConfigurationError, DataUnavailable
 from search_core.observability import metrics
 from search_core.settings import Settings
+from search_core.storage import s3 as s3_storage
 from search_core.storage.cache import DatasetCopy
 from search_core.storage.source import DataSource, resolve_source
 from tests.conftest import DATA_DIR
@@ -166,3 +167,28 @@ def test_settings_read_the_environment() -> None:
     assert settings.dataset_uris == {"events": "s3://b/events.csv"}
     assert (settings.in_lambda, settings.memory_mb, settings.query_timeout_seconds) == (True, 1024, 2.5)
     assert settings.refresh_interval_seconds == 30
+
+
+@pytest.mark.parametrize("size", [0, 1, 999, 1000, 1001, 4500])
+def test_a_large_object_arrives_whole_in_ranged_parts(aws: Any, s3_calls: list[str], tmp_path: Path, size: int) -> None:
+    # Given an object of `size` bytes and parts of 1,000 bytes
+    aws.create_bucket(Bucket="parts", CreateBucketConfiguration={"LocationConstraint": "ap-northeast-1"})
+    body = bytes(range(256)) * (size // 256) + bytes(size % 256)
+    etag = aws.put_object(Bucket="parts", Key="cases.duckdb", Body=body)["ETag"]
+    # When it is downloaded
+    got = s3_storage.download("parts", "cases.duckdb", tmp_path / "copy", "cases.db", part_bytes=1000)
+    # Then every byte is in place, from one GET per part (plus the plain GET an empty object needs)
+    assert ((tmp_path / "copy").read_bytes(), got) == (body, etag)
+    assert len(s3_calls) == max(1, -(-size // 1000)) + (size == 0)
+    assert not list(tmp_path.glob("*.part"))
+
+
+def test_a_part_of_another_version_is_refused(aws: Any, tmp_path: Path) -> None:
+    # Given a download pinned to a version that has since been replaced
+    aws.create_bucket(Bucket="parts", CreateBucketConfiguration={"LocationConstraint": "ap-northeast-1"})
+    old = aws.put_object(Bucket="parts", Key="cases.duckdb", Body=b"a" * 2500)["ETag"]
+    aws.put_object(Bucket="parts", Key="cases.duckdb", Body=b"b" * 2500)
+    # When it is downloaded in parts, Then nothing is kept and the agent reads why
+    with pytest.raises(DataUnavailable, match="取得中に S3 のオブジェクトが更新されました"):
+        s3_storage.download("parts", "cases.duckdb", tmp_path / "copy", "cases.db", if_match=old, part_bytes=1000)
+    assert list(tmp_path.iterdir()) == []
