@@ -9,12 +9,13 @@ from dataclasses import replace
 from itertools import islice
 
 import duckdb
+from pyroaring import BitMap
 
 from search_core.cases.citations import Citation
-from search_core.cases.grams import bitmap_from_bits, bitmap_of, decisions_in, needed_grams
+from search_core.cases.grams import loaded, needed_grams
 from search_core.cases.models import CaseMatches, CaseQuery, Decision
-from search_core.cases.prepare import unpack
 from search_core.cases.query import DateSpan, Expression, Term, term_text
+from search_core.cases.texts import unpacked
 
 # Candidates are checked newest first in growing batches, so a common keyword stops after a few batches.
 _FIRST_BATCH = 32
@@ -26,7 +27,7 @@ COUNTING_SECONDS = 0.02
 # Terms counted one by one to explain an empty answer (the language allows 20; the first few say enough).
 MAX_COUNTED_TERMS = 8
 _DECISION_COLUMNS = """SELECT c.doc_num, c.doc_id, c.court, c.date, c.date_text, c.case_number, c.case_name,
-    b.main_text, b.facts_and_reasons"""
+    t.packed"""
 
 
 class CaseIndex:
@@ -35,6 +36,7 @@ class CaseIndex:
     def __init__(self, con: duckdb.DuckDBPyConnection) -> None:
         self.con = con
         self.decisions: int = con.execute("SELECT count(*) FROM cases").fetchall()[0][0]
+        self._everyone = BitMap(range(self.decisions))
 
     def search(self, query: CaseQuery, deadline: float = math.inf) -> CaseMatches:
         """The newest `query.limit` decisions satisfying the expression (exactly) and the filters, and their count.
@@ -46,7 +48,7 @@ class CaseIndex:
         """
         candidates = self._candidates(query)
         if _exact_by_index(query.expression) and not query.by_relevance:  # the bitmap is the answer: no checking
-            matched, total, exact = list(islice(decisions_in(candidates), query.limit)), candidates.bit_count(), True
+            matched, total, exact = list(islice(candidates, query.limit)), len(candidates), True
         else:
             matched, total, exact = self._matching(candidates, query, deadline)
         decisions = self._decisions(matched)
@@ -55,13 +57,13 @@ class CaseIndex:
         counts, filtered = self._term_counts(query, deadline), self._filtered_total(query)
         return CaseMatches(decisions, 0, exact, counts, filtered, self._without_excluded(query, deadline))
 
-    def _matching(self, candidates: int, query: CaseQuery, deadline: float) -> tuple[list[int], int, bool]:
+    def _matching(self, candidates: BitMap, query: CaseQuery, deadline: float) -> tuple[list[int], int, bool]:
         """The first `limit` matching decision numbers, how many match in all, and whether that count is exact."""
         matched: list[int] = []
         scored: list[tuple[float, int]] = []  # by relevance: every match checked, best kept at the end
         total = 0
         counting_until: float | None = None  # set once the limit is met: from then on, only counting
-        for batch in _batches(decisions_in(candidates)):
+        for batch in _batches(iter(candidates)):
             try:
                 found = self._verified(batch, query.expression, counting_until or deadline, query.by_relevance)
             except TimeoutError:
@@ -100,69 +102,65 @@ class CaseIndex:
         return total if exact else None
 
     def _filtered_total(self, query: CaseQuery) -> int | None:
-        return self._passing_filters(query).bit_count() if query.filtered else None
+        return len(self._passing_filters(query)) if query.filtered else None
 
     def decision(self, doc_id: str) -> Decision | None:
-        rows = self._rows(
-            f"{_DECISION_COLUMNS} FROM cases c JOIN bodies b USING (doc_num) WHERE c.doc_id = ?", [doc_id]
-        )
+        rows = self._rows(f"{_DECISION_COLUMNS} FROM cases c JOIN texts t USING (doc_num) WHERE c.doc_id = ?", [doc_id])
         return rows[0] if rows else None
 
     def close(self) -> None:
         self.con.close()
 
-    def _candidates(self, query: CaseQuery) -> int:
+    def _candidates(self, query: CaseQuery) -> BitMap:
         """Decisions that may satisfy the expression: for every clause, those holding every character pair of one
         of its terms (an excluded term can only be checked on the text); within the filters."""
-        candidates = (1 << self.decisions) - 1
+        candidates = self._everyone
         pieces = [piece for term in query.expression.positive_terms for piece in _pieces(term)]
         bitmaps = self._gram_bitmaps(needed_grams(pieces))
         for clause in query.expression.clauses:
-            candidates &= self._any_term(clause, bitmaps)
+            candidates = candidates & self._any_term(clause, bitmaps)
             if not candidates:
-                return 0
+                return candidates
         if query.filtered:
-            candidates &= self._passing_filters(query)
+            candidates = candidates & self._passing_filters(query)
         return candidates
 
-    def _any_term(self, clause: tuple[Term, ...], bitmaps: dict[str, int]) -> int:
+    def _any_term(self, clause: tuple[Term, ...], bitmaps: dict[str, BitMap]) -> BitMap:
         """Decisions that may hold one of the clause's terms: every gram of a text term; for a date, month or year,
         also the decisions of those days."""
-        either = 0
+        either = BitMap()
         for term in clause:
-            holding = -1
+            holding = self._everyone
             for piece in _pieces(term):
-                holding &= _holding_every_gram(piece, bitmaps)
+                holding = holding & _holding_every_gram(piece, bitmaps, self._everyone)
             either |= holding
             if isinstance(term, DateSpan):
                 either |= self._dated(term)
         return either
 
-    def _dated(self, span: DateSpan) -> int:
+    def _dated(self, span: DateSpan) -> BitMap:
         rows = self.con.execute(
             "SELECT doc_num FROM cases WHERE date BETWEEN ? AND ?", [span.first, span.last]
         ).fetchall()
-        return bitmap_of(row[0] for row in rows)
+        return BitMap(row[0] for row in rows)
 
-    def _gram_bitmaps(self, grams: set[str]) -> dict[str, int]:
+    def _gram_bitmaps(self, grams: set[str]) -> dict[str, BitMap]:
         """The decisions holding each gram (absent: none)."""
         if not grams:
             return {}
         rows = self.con.execute(
-            "SELECT gram, CAST(dense AS VARCHAR), sparse FROM grams WHERE gram IN (SELECT unnest(?))", [sorted(grams)]
+            "SELECT gram, decisions FROM grams WHERE gram IN (SELECT unnest(?))", [sorted(grams)]
         ).fetchall()
-        return {
-            gram: bitmap_from_bits(dense) if dense is not None else bitmap_of(sparse) for gram, dense, sparse in rows
-        }
+        return {gram: loaded(decisions) for gram, decisions in rows}
 
-    def _passing_filters(self, query: CaseQuery) -> int:
+    def _passing_filters(self, query: CaseQuery) -> BitMap:
         rows = self.con.execute(
             """SELECT doc_num FROM cases
             WHERE ($court IS NULL OR contains(court_canonical, $court) OR contains(court, $written))
             AND ($from IS NULL OR date >= $from) AND ($to IS NULL OR date <= $to)""",
             {"court": query.court, "written": query.court_as_written, "from": query.date_from, "to": query.date_to},
         ).fetchall()
-        return bitmap_of(row[0] for row in rows)
+        return BitMap(row[0] for row in rows)
 
     def _verified(
         self, batch: list[int], expression: Expression, deadline: float, scoring: bool = False
@@ -171,15 +169,15 @@ class CaseIndex:
         relevance when `scoring` (else 0)."""
         # A join on a small list lets DuckDB push the doc_num filter into the scan and read only those rows.
         rows = self.con.execute(
-            """SELECT s.doc_num, s.text, c.date FROM (SELECT unnest(?) AS doc_num) wanted
-            JOIN search_text s USING (doc_num) JOIN cases c USING (doc_num) ORDER BY s.doc_num""",
+            """SELECT t.doc_num, t.packed, c.date FROM (SELECT unnest(?) AS doc_num) wanted
+            JOIN texts t USING (doc_num) JOIN cases c USING (doc_num) ORDER BY t.doc_num""",
             [batch],
         ).fetchall()
         verified = []
         for number, packed, day in rows:
             if time.monotonic() > deadline:  # each text is long: checked one by one, not a batch at a time
                 raise TimeoutError("case search ran past its deadline")
-            text = unpack(packed) or ""
+            text = unpacked(packed).searched
             if expression.holds_in(text, day):
                 verified.append((number, relevance(text, expression) if scoring else 0.0))
         return verified
@@ -190,7 +188,7 @@ class CaseIndex:
             return []
         found = self._rows(
             f"""{_DECISION_COLUMNS} FROM (SELECT unnest(?) AS doc_num) wanted JOIN cases c USING (doc_num)
-            JOIN bodies b USING (doc_num)""",
+            JOIN texts t USING (doc_num)""",
             [doc_nums],
         )
         place = {number: index for index, number in enumerate(doc_nums)}
@@ -198,11 +196,10 @@ class CaseIndex:
 
     def _rows(self, sql: str, parameters: list[object]) -> list[Decision]:
         decisions = []
-        for doc_num, doc_id, court, day, day_text, case_number, case_name, main, facts in self.con.execute(
-            sql, parameters
-        ).fetchall():
+        for doc_num, doc_id, court, day, day_text, number, name, packed in self.con.execute(sql, parameters).fetchall():
+            texts = unpacked(packed)
             decisions.append(
-                Decision(doc_num, doc_id, court, day, day_text, case_number, case_name, unpack(main), unpack(facts))
+                Decision(doc_num, doc_id, court, day, day_text, number, name, texts.main_text, texts.facts_and_reasons)
             )
         return decisions
 
@@ -243,12 +240,15 @@ def _best(scored: list[tuple[float, int]], limit: int) -> list[int]:
     return [number for _, number in sorted(scored, key=lambda item: (-item[0], item[1]))[:limit]]
 
 
-def _holding_every_gram(text: str, bitmaps: dict[str, int]) -> int:
-    """Decisions holding every gram of `text`."""
-    holding = -1  # all bits: a term with no grams (none are empty) would not narrow anything
+def _holding_every_gram(text: str, bitmaps: dict[str, BitMap], everyone: BitMap) -> BitMap:
+    """Decisions holding every gram of `text` (a text with no indexed gram does not narrow anything)."""
+    holding = everyone
     for gram in needed_grams([text]):
-        holding &= bitmaps.get(gram, 0)
+        holding = holding & bitmaps.get(gram, _NOBODY)
     return holding
+
+
+_NOBODY = BitMap()
 
 
 def _batches(doc_nums: Iterator[int]) -> Iterator[list[int]]:

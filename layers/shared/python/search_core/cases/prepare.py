@@ -7,12 +7,11 @@ DuckDB file that the function opens as it is, with no conversion at cold start:
 
 - `cases`: one row per decision, numbered by `doc_num` in search order (newest real date first);
   `date` is a DATE, `date_text` the date as stored, `court_canonical` the court with abbreviations expanded;
-- `bodies`: 主文 and 事実及び理由 as written, and `search_text`: the seven searchable columns normalised (NFKC,
-  casefold, Arabic numerals). Both are zlib-compressed per decision and stored uncompressed by DuckDB, so that
-  fetching a few decisions reads only those rows (DuckDB's own compression decompresses whole blocks);
+- `texts`: per decision, one zstd frame (texts.py) of the seven searchable columns normalised (NFKC, casefold,
+  Arabic numerals), then 主文 and 事実及び理由 as written;
 - `grams`: for every character and character pair in the normalised text, the decisions that contain it, as a
-  bitmap (`dense`) when common or a list (`sparse`) when rare. A keyword can only occur in a decision that holds
-  all its pairs, so these narrow the search to a few candidates, which are then checked exactly.
+  roaring bitmap (grams.py). A keyword can only occur in a decision that holds all its pairs, so these narrow the
+  search to a few candidates, which are then checked exactly.
 """
 
 from __future__ import annotations
@@ -21,7 +20,6 @@ import argparse
 import os
 import sys
 import time
-import zlib
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from itertools import islice
@@ -29,24 +27,28 @@ from pathlib import Path
 from typing import Any
 
 import duckdb
+from pyroaring import BitMap
 
 from search_core.cases.courts import canonical_court
 from search_core.cases.dates import parse_decision_date
+from search_core.cases.grams import stored
 from search_core.cases.normalize import normalize
 from search_core.cases.source import read_decisions
+from search_core.cases.texts import packed
 
-FORMAT_VERSION = "3"  # 3: numerals with 万, 億 and 兆 keep those units (三百万 → 300万, as decisions write it)
+# 3: numerals with 万, 億 and 兆 keep those units (三百万 → 300万, as decisions write it); 4: roaring bitmaps, and
+# each decision's texts in one zstd frame (texts.py).
+FORMAT_VERSION = "4"
 SEARCHED_COLUMNS = ("doc_id", "court", "date", "case_number", "case_name", "main_text", "facts_and_reasons")
 # Keywords never hold whitespace, so joining the columns with a newline never creates a false match across them.
 COLUMN_SEPARATOR = "\n"
 _BATCH = 200
 _GRAM_CHUNK = 2000  # decisions per gram-extraction pass, to bound the memory DuckDB needs
+_GRAM_ROWS = 50_000  # grams written per statement
 
 _STAGED = """CREATE TEMP TABLE staged (
     doc_id VARCHAR, court VARCHAR, court_canonical VARCHAR, date DATE, date_text VARCHAR, case_number VARCHAR,
-    case_name VARCHAR, source_url VARCHAR, main_text BLOB, facts_and_reasons BLOB, packed_text BLOB, text VARCHAR)"""
-# A gram held by at least 1/64 of the decisions is stored as a bitmap, a rarer one as a list of decision numbers.
-_DENSE_FRACTION = 64
+    case_name VARCHAR, source_url VARCHAR, has_main_text BOOLEAN, texts BLOB, text VARCHAR)"""
 
 
 @dataclass(frozen=True)
@@ -77,15 +79,6 @@ def prepare(source: Path, target: Path, threads: int | None = None) -> PreparedS
     return PreparedStats(staged, skipped, grams, time.monotonic() - started)
 
 
-def pack(text: str | None) -> bytes | None:
-    """Per-decision compression for the text columns (see the module docstring)."""
-    return None if text is None else zlib.compress(text.encode(), 6)
-
-
-def unpack(packed: bytes | None) -> str | None:
-    return None if packed is None else zlib.decompress(packed).decode()
-
-
 def search_text(row: dict[str, Any]) -> str:
     """The normalised text a keyword is looked for in: the seven searched columns of one decision."""
     return COLUMN_SEPARATOR.join(normalize(row[c] or "") for c in SEARCHED_COLUMNS)
@@ -101,7 +94,7 @@ def _stage(con: duckdb.DuckDBPyConnection, rows: Iterable[dict[str, Any]]) -> tu
                 continue
             values.append(_staged_values(row))
         if values:
-            con.executemany("INSERT INTO staged VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", values)
+            con.executemany("INSERT INTO staged VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", values)
             staged += len(values)
     duplicates = staged - con.execute("SELECT count(DISTINCT doc_id) FROM staged").fetchall()[0][0]
     return staged - duplicates, skipped + duplicates
@@ -118,9 +111,8 @@ def _staged_values(row: dict[str, Any]) -> tuple[Any, ...]:
         row["case_number"],
         row["case_name"],
         row["source_url"],
-        pack(row["main_text"]),
-        pack(row["facts_and_reasons"]),
-        pack(text),
+        row["main_text"] is not None,
+        packed(text, row["main_text"], row["facts_and_reasons"]),
         text,
     )
 
@@ -130,7 +122,7 @@ def _number_decisions(con: duckdb.DuckDBPyConnection) -> None:
     con.execute(
         """CREATE TEMP TABLE numbered AS
         SELECT CAST(row_number() OVER (ORDER BY date DESC NULLS LAST, doc_id) - 1 AS INTEGER) AS doc_num, *
-        FROM staged QUALIFY row_number() OVER (PARTITION BY doc_id ORDER BY main_text IS NULL) = 1"""
+        FROM staged QUALIFY row_number() OVER (PARTITION BY doc_id ORDER BY has_main_text DESC) = 1"""
     )
     con.execute("DROP TABLE staged")
     con.execute(
@@ -139,39 +131,47 @@ def _number_decisions(con: duckdb.DuckDBPyConnection) -> None:
     )
     con.execute("CREATE UNIQUE INDEX cases_doc_id ON cases (doc_id)")
     con.execute("SET force_compression = 'uncompressed'")
-    con.execute("CREATE TABLE bodies AS SELECT doc_num, main_text, facts_and_reasons FROM numbered ORDER BY doc_num")
-    con.execute("CREATE TABLE search_text AS SELECT doc_num, packed_text AS text FROM numbered ORDER BY doc_num")
+    con.execute("CREATE TABLE texts AS SELECT doc_num, texts AS packed FROM numbered ORDER BY doc_num")
     con.execute("CHECKPOINT")
     con.execute("RESET force_compression")
 
 
 def _index_grams(con: duckdb.DuckDBPyConnection, decisions: int) -> int:
     """The decisions holding each character and character pair of the normalised text."""
+    holding: dict[str, BitMap] = {}
+    for first in range(0, decisions, _GRAM_CHUNK):
+        for gram, numbers in _chunk_grams(con, first, first + _GRAM_CHUNK):
+            if (known := holding.get(gram)) is None:
+                holding[gram] = BitMap(numbers)
+            else:
+                known.update(numbers)
+    con.execute("DROP TABLE numbered")
+    con.execute("CREATE TABLE grams (gram VARCHAR, decisions BLOB)")
+    ordered = sorted(holding)
+    for start in range(0, len(ordered), _GRAM_ROWS):
+        chunk = ordered[start : start + _GRAM_ROWS]
+        con.execute(
+            "INSERT INTO grams SELECT unnest($grams), unnest($sets)",
+            {"grams": chunk, "sets": [stored(holding.pop(gram)) for gram in chunk]},
+        )
+    con.execute("CREATE UNIQUE INDEX grams_gram ON grams (gram)")
+    return len(ordered)
+
+
+def _chunk_grams(con: duckdb.DuckDBPyConnection, first: int, last: int) -> list[tuple[str, list[int]]]:
+    """Each gram of the decisions numbered first to last (excluded), with those holding it."""
     # string_split(text, '') gives the characters in one pass; substr(text, i, 2) would rescan the UTF-8 from the
     # start for every position (quadratic in the length of a decision).
-    con.execute("CREATE TEMP TABLE doc_grams (doc_num INTEGER, gram VARCHAR)")
-    for first in range(0, decisions, _GRAM_CHUNK):
-        con.execute(
-            """INSERT INTO doc_grams SELECT doc_num, gram FROM (
-                SELECT doc_num, unnest(list_distinct(list_concat(chars, list_transform(
-                    range(1, len(chars)), lambda i: chars[i] || chars[i + 1])))) AS gram
-                FROM (SELECT doc_num, string_split(text, '') AS chars FROM numbered
-                      WHERE doc_num >= $first AND doc_num < $last))
-            WHERE NOT regexp_matches(gram, '\\s')""",
-            {"first": first, "last": first + _GRAM_CHUNK},
-        )
-    con.execute("DROP TABLE numbered")
-    con.execute(
-        """CREATE TABLE grams AS SELECT gram,
-            CASE WHEN count(*) * $dense >= $n THEN bitstring_agg(doc_num, 0, $top) END AS dense,
-            CASE WHEN count(*) * $dense < $n THEN list(doc_num ORDER BY doc_num) END AS sparse
-        FROM doc_grams GROUP BY gram ORDER BY gram""",
-        {"dense": _DENSE_FRACTION, "n": decisions, "top": max(decisions - 1, 0)},
-    )
-    con.execute("CREATE UNIQUE INDEX grams_gram ON grams (gram)")
-    con.execute("DROP TABLE doc_grams")
-    count: int = con.execute("SELECT count(*) FROM grams").fetchall()[0][0]
-    return count
+    rows: list[tuple[str, list[int]]] = con.execute(
+        """SELECT gram, list(doc_num) FROM (
+            SELECT doc_num, unnest(list_distinct(list_concat(chars, list_transform(
+                range(1, len(chars)), lambda i: chars[i] || chars[i + 1])))) AS gram
+            FROM (SELECT doc_num, string_split(text, '') AS chars FROM numbered
+                  WHERE doc_num >= $first AND doc_num < $last))
+        WHERE NOT regexp_matches(gram, '\\s') GROUP BY gram""",
+        {"first": first, "last": last},
+    ).fetchall()
+    return rows
 
 
 def _batches(rows: Iterable[dict[str, Any]], size: int) -> Iterator[list[dict[str, Any]]]:
