@@ -5,7 +5,6 @@ from __future__ import annotations
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
-from dataclasses import replace
 from datetime import date
 from typing import Any
 
@@ -159,7 +158,7 @@ class CaseSearch:
         date_to: date | None = None,
         sort: str = NEWEST,
     ) -> CaseSearchResponse:
-        query = replace(_query(keywords, court, limit, date_from, date_to), by_relevance=sort == RELEVANCE)
+        query = case_query(keywords, court, limit, date_from, date_to, sort)
         index = self._data.current()
         with self._deadline(index) as deadline:
             found = index.search(query, deadline)
@@ -226,16 +225,24 @@ class CaseSearch:
         return open_cases(local, self.limits, self.settings.cache_dir / "cases-prepared")
 
 
-def _query(
-    keywords: str | None, court: str | None, limit: int, date_from: date | None, date_to: date | None
+def case_query(
+    keywords: str | None,
+    court: str | None,
+    limit: int,
+    date_from: date | None = None,
+    date_to: date | None = None,
+    sort: str = NEWEST,
 ) -> CaseQuery:
+    """The search an agent's parameters ask for, checked (InvalidRequest when it cannot be run)."""
     expression = parse(keywords or "")
     _check_size(expression)
     if date_from and date_to and date_from > date_to:
         raise InvalidRequest("date_from が date_to より後になっています。")
     court_name = canonical_court(court) if court and court.strip() else None
     written = normalize(court) if court and court_name else None
-    query = CaseQuery(expression, min(limit, MAX_LIMIT), court_name, date_from, date_to, court_as_written=written)
+    query = CaseQuery(
+        expression, min(limit, MAX_LIMIT), court_name, date_from, date_to, sort == RELEVANCE, court_as_written=written
+    )
     if not expression.clauses and not query.filtered:
         raise InvalidRequest(
             "keywords が空です。検索語を 1 つ以上（除外語だけでなく）指定するか、court・date_from・date_to で"
