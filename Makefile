@@ -43,6 +43,7 @@ demo: setup
 # Measure everything at every size, then write BENCHMARKS.md and docs/benchmarks.png (about 20 minutes on 2 cores;
 # the first run also spends ~10 minutes generating the data, a 1.2 GB case-law database among it, under build/bench/).
 bench: setup
+	$(PY) -m pip install --quiet '.[bench]'
 	mkdir -p build/bench
 	$(PY) scripts/bench_sql.py
 	$(PY) scripts/bench_layer.py
