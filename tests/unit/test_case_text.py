@@ -5,10 +5,15 @@ from __future__ import annotations
 from datetime import date
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+from pyroaring import BitMap
 
 from search_core.cases.courts import canonical_court
 from search_core.cases.dates import parse_decision_date
+from search_core.cases.grams import loaded, stored
 from search_core.cases.normalize import kanji_number, normalize, split_keywords
+from search_core.cases.texts import StoredTexts, packed, unpacked
 
 
 @pytest.mark.parametrize("spelling", ["ＰＲＯＶＩＤＥＲ", "Provider", "provider", "PROVIDER"])
@@ -87,3 +92,18 @@ def test_full_names_are_not_expanded_twice() -> None:
     assert canonical_court("最高裁判所第二小法廷") == "最高裁判所第2小法廷"
     assert canonical_court("知的財産高等裁判所") == "知的財産高等裁判所"
     assert canonical_court("横浜地方裁判所川崎支部") == "横浜地方裁判所川崎支部"
+
+
+TEXT = st.text(alphabet=st.characters(codec="utf-8"))  # every character a decision can hold (no lone surrogate)
+
+
+@given(TEXT, st.one_of(st.none(), TEXT), st.one_of(st.none(), TEXT))
+def test_stored_texts_come_back_as_they_were(searched: str, main_text: str | None, facts: str | None) -> None:
+    # Given any texts (NUL, empty, absent and astral characters included), When stored and read back, Then each is
+    # itself: an empty text is not confused with an absent one, and no text runs into the next
+    assert unpacked(packed(searched, main_text, facts)) == StoredTexts(searched, main_text, facts)
+
+
+@given(st.sets(st.integers(0, 300_000), max_size=2000))
+def test_a_stored_set_of_decisions_comes_back_whole(decisions: set[int]) -> None:
+    assert set(loaded(stored(BitMap(decisions)))) == decisions
