@@ -176,7 +176,7 @@ def _function(group: ActionGroup) -> str:
     MemorySize: {group.memory_mb}
     Timeout: {group.timeout_seconds}
     EphemeralStorage:
-      Size: 4096
+      Size: {group.tmp_storage_mb}
     LoggingConfig:
       LogGroup: !Ref {name}Logs
     Environment:

@@ -36,6 +36,8 @@ class ActionGroup:
     key_description: str | None = None
     memory_mb: int = 1769  # one vCPU's worth of CPU time: DuckDB runs one thread
     timeout_seconds: int = 30
+    # /tmp holds the data twice while a new version replaces the old, plus DuckDB's spill files (up to 512 MB).
+    tmp_storage_mb: int = 4096
 
     @property
     def data_variable(self) -> str:
@@ -88,6 +90,8 @@ ACTION_GROUPS: dict[str, ActionGroup] = {
             key_description="The prepared case-law database (make upload-data builds it); a raw SQLite file works too.",
             memory_mb=3008,
             timeout_seconds=60,
+            # Lambda's most: 100,000 decisions prepare into 3.1 GB (BENCHMARKS.md), twice while versions swap.
+            tmp_storage_mb=10240,
         ),
     )
 }
