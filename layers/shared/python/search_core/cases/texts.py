@@ -41,6 +41,16 @@ def packed(searched: str, main_text: str | None, facts_and_reasons: str | None) 
     return zstd.compress(lengths + b"".join(part or b"" for part in parts), _LEVEL)
 
 
+def searched_text(frame: bytes) -> str:
+    """The searched text alone, for checking a candidate: the texts as written stay undecoded.
+
+    >>> searched_text(packed("損害", "主文", "理由"))
+    '損害'
+    """
+    data = zstd.decompress(frame)
+    return data[_LENGTHS.size : _LENGTHS.size + _LENGTHS.unpack_from(data)[0]].decode()
+
+
 def unpacked(frame: bytes) -> StoredTexts:
     data = zstd.decompress(frame)
     texts: list[str | None] = []
