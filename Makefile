@@ -40,8 +40,9 @@ typecheck: setup
 demo: setup
 	$(PY) scripts/demo.py
 
-# Measure everything at every size, then write BENCHMARKS.md and docs/benchmarks.png (about 20 minutes on 2 cores;
-# the first run also spends ~10 minutes generating the data, a 1.2 GB case-law database among it, under build/bench/).
+# Measure everything at every size, then write BENCHMARKS.md and docs/benchmarks.png (about 40 minutes on 2 cores;
+# the first run also spends ~40 minutes generating and preparing the data, 100,000 decisions among it, and needs
+# ~20 GB of memory and ~15 GB of disk under build/bench/).
 bench: setup
 	$(PY) -m pip install --quiet '.[bench]'
 	mkdir -p build/bench
