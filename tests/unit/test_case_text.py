@@ -13,7 +13,7 @@ from search_core.cases.courts import canonical_court
 from search_core.cases.dates import parse_decision_date
 from search_core.cases.grams import loaded, stored
 from search_core.cases.normalize import kanji_number, normalize, split_keywords
-from search_core.cases.texts import StoredTexts, packed, unpacked
+from search_core.cases.texts import StoredTexts, packed, searched_utf8, unpacked
 
 
 @pytest.mark.parametrize("spelling", ["ＰＲＯＶＩＤＥＲ", "Provider", "provider", "PROVIDER"])
@@ -101,7 +101,9 @@ TEXT = st.text(alphabet=st.characters(codec="utf-8"))  # every character a decis
 def test_stored_texts_come_back_as_they_were(searched: str, main_text: str | None, facts: str | None) -> None:
     # Given any texts (NUL, empty, absent and astral characters included), When stored and read back, Then each is
     # itself: an empty text is not confused with an absent one, and no text runs into the next
-    assert unpacked(packed(searched, main_text, facts)) == StoredTexts(searched, main_text, facts)
+    frame = packed(searched, main_text, facts)
+    assert unpacked(frame) == StoredTexts(searched, main_text, facts)
+    assert searched_utf8(frame) == searched.encode()
 
 
 @given(st.sets(st.integers(0, 300_000), max_size=2000))

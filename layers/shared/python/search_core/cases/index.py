@@ -14,8 +14,8 @@ from pyroaring import BitMap
 from search_core.cases.citations import Citation
 from search_core.cases.grams import loaded, needed_grams
 from search_core.cases.models import CaseMatches, CaseQuery, Decision
-from search_core.cases.query import DateSpan, Expression, Term, term_text
-from search_core.cases.texts import searched_text, unpacked
+from search_core.cases.query import DateSpan, Expression, Term, literal_parts, term_text
+from search_core.cases.texts import searched_utf8, unpacked
 
 # Candidates are checked newest first in growing batches, so a common keyword stops after a few batches.
 _FIRST_BATCH = 32
@@ -119,7 +119,7 @@ class CaseIndex:
         """Decisions that may satisfy the expression: for every clause, those holding every character pair of one
         of its terms (an excluded term can only be checked on the text); within the filters."""
         candidates = self._everyone
-        pieces = [piece for term in query.expression.positive_terms for piece in _pieces(term)]
+        pieces = [piece for term in query.expression.positive_terms for piece in literal_parts(term)]
         bitmaps = self._gram_bitmaps(needed_grams(pieces))
         for clause in query.expression.clauses:
             candidates = candidates & self._any_term(clause, bitmaps)
@@ -135,7 +135,7 @@ class CaseIndex:
         either = BitMap()
         for term in clause:
             holding = self._everyone
-            for piece in _pieces(term):
+            for piece in literal_parts(term):
                 holding = holding & _holding_every_gram(piece, bitmaps, self._everyone)
             either |= holding
             if isinstance(term, DateSpan):
@@ -179,7 +179,10 @@ class CaseIndex:
         for number, packed in rows:
             if time.monotonic() > deadline:  # each text is long: checked one by one, not a batch at a time
                 raise TimeoutError("case search ran past its deadline")
-            text = searched_text(packed)
+            utf8 = searched_utf8(packed)
+            if not expression.may_hold_in(utf8):  # most false candidates end here, undecoded
+                continue
+            text = utf8.decode()
             if expression.holds_in(text, days.get(number)):
                 verified.append((number, relevance(text, expression) if scoring else 0.0))
         return verified
@@ -204,13 +207,6 @@ class CaseIndex:
                 Decision(doc_num, doc_id, court, day, day_text, number, name, texts.main_text, texts.facts_and_reasons)
             )
         return decisions
-
-
-def _pieces(term: Term) -> tuple[str, ...]:
-    """What every match of a term contains as written: the term; a citation's literal parts; a date's text."""
-    if isinstance(term, Citation):
-        return term.pieces
-    return (term.text,) if isinstance(term, DateSpan) else (term,)
 
 
 def _exact_by_index(expression: Expression) -> bool:

@@ -16,6 +16,7 @@ import re
 import unicodedata
 from dataclasses import dataclass
 from datetime import date
+from functools import cached_property
 
 from search_core.cases.citations import Citation, citation
 from search_core.cases.dates import date_span
@@ -75,6 +76,24 @@ class Expression:
     def positive_terms(self) -> tuple[Term, ...]:
         return tuple(dict.fromkeys(t for clause in self.clauses for t in clause))
 
+    @cached_property
+    def _needed_bytes(self) -> tuple[tuple[tuple[bytes, ...], ...], ...]:
+        """For every clause no date can satisfy: each term's literal parts in UTF-8."""
+        return tuple(
+            tuple(tuple(part.encode() for part in literal_parts(term)) for term in clause)
+            for clause in self.clauses
+            if not any(isinstance(term, DateSpan) for term in clause)
+        )
+
+    def may_hold_in(self, utf8: bytes) -> bool:
+        """A quick test on a normalised text's UTF-8, before decoding it: False only if `holds_in` must be False
+        (every clause needs one of its terms whole, and UTF-8 finds a character sequence only where it begins).
+
+        >>> parse("損害 OR 賠償 過失").may_hold_in("過失と賠償".encode()), parse("損害 過失").may_hold_in(b"x")
+        (True, False)
+        """
+        return all(any(all(p in utf8 for p in parts) for parts in clause) for clause in self._needed_bytes)
+
     def holds_in(self, text: str, day: date | None = None) -> bool:
         """Whether a decision (its normalised text and its date) satisfies the expression.
 
@@ -86,6 +105,14 @@ class Expression:
         return all(any(_holds(t, text, day) for t in clause) for clause in self.clauses) and not any(
             _holds(t, text, day) for t in self.excluded
         )
+
+
+def literal_parts(term: Term) -> tuple[str, ...]:
+    """What every match of a term contains as written: the term; a citation's literal parts; a date's text (a date
+    also matches the decisions of its days, whatever they hold)."""
+    if isinstance(term, Citation):
+        return term.pieces
+    return (term.text,) if isinstance(term, DateSpan) else (term,)
 
 
 def _tokens(text: str) -> list[tuple[str, str, str]]:
