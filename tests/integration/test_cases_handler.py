@@ -233,3 +233,17 @@ def test_sort_by_relevance_through_the_handler(cases_fn: ModuleType) -> None:
     assert sorted(r["doc_id"] for r in relevant["results"]) == sorted(r["doc_id"] for r in newest["results"])
     assert [r["doc_id"] for r in relevant["results"]] != [r["doc_id"] for r in newest["results"]]
     assert status_of(call(cases_fn, search_event(keywords="事件", sort="oldest"))) == 422
+
+
+def test_a_search_out_of_time_says_why_and_how_to_narrow_it(
+    load_function: Callable[..., ModuleType], cases_bucket: str
+) -> None:
+    # Given a deadline no search can meet
+    uri = f"s3://{cases_bucket}/cases/cases.db"
+    cases_fn = load_function("search_cases", CASES_URI=uri, QUERY_TIMEOUT_SECONDS="1e-9")
+    # When a search must check its candidates
+    response = call(cases_fn, search_event(keywords="損害賠償"))
+    # Then the agent reads why a case-law search runs out of time and what narrows it, not the SQL advice
+    message = body_of(response)["error"]
+    assert status_of(response) == 400
+    assert "検索語の文字の並びが多くの判決に現れ" in message and "date_from" in message

@@ -160,7 +160,7 @@ class CaseSearch:
     ) -> CaseSearchResponse:
         query = case_query(keywords, court, limit, date_from, date_to, sort)
         index = self._data.current()
-        with self._deadline(index) as deadline:
+        with self._deadline(index, _search_timeout_message(self.limits)) as deadline:
             found = index.search(query, deadline)
         terms = query.expression.positive_terms
         rows = [_hit(decision, terms).model_dump() for decision in found.decisions]
@@ -201,7 +201,7 @@ class CaseSearch:
 
     def _decision(self, doc_id: str) -> Decision:
         index = self._data.current()
-        with self._deadline(index):
+        with self._deadline(index, self.limits.timeout_message):
             decision = index.decision(doc_id)
         if decision is None:
             raise NotFound(
@@ -210,7 +210,7 @@ class CaseSearch:
         return decision
 
     @contextmanager
-    def _deadline(self, index: CaseIndex) -> Iterator[float]:
+    def _deadline(self, index: CaseIndex, message: str) -> Iterator[float]:
         """Bound one search or read by the query timeout: DuckDB is interrupted at the interrupt deadline and
         candidate checking stops there; either way the agent gets the timeout message."""
         seconds = self.limits.interrupt_seconds
@@ -219,7 +219,7 @@ class CaseSearch:
                 yield time.monotonic() + seconds
         except (duckdb.InterruptException, TimeoutError):
             metrics.add_metric(name="AbortedQueries", unit="Count", value=1)
-            raise QueryAborted(self.limits.timeout_message) from None
+            raise QueryAborted(message) from None
 
     def _open(self, local: LocalCopy) -> CaseIndex:
         return open_cases(local, self.limits, self.settings.cache_dir / "cases-prepared")
@@ -249,6 +249,16 @@ def case_query(
             "絞ってください。"
         )
     return query
+
+
+def _search_timeout_message(limits: QueryLimits) -> str:
+    """Why a search runs out of time: its terms' character pairs are common, so many decisions must be read through
+    (a phrase no decision holds, whose every pair is everywhere, is the worst case)."""
+    return (
+        f"検索が制限時間（{limits.timeout_seconds:g} 秒）内に終わらないため中断しました。"
+        "検索語の文字の並びが多くの判決に現れ、一件ずつ確かめきれませんでした。"
+        "court・date_from・date_to で絞るか、より特徴的な語を加えてください。"
+    )
 
 
 def _check_size(expression: Expression) -> None:
