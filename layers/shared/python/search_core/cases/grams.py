@@ -9,11 +9,15 @@ Intersecting those sets gives the candidates, which the search then checks exact
 
 from __future__ import annotations
 
+import operator
+import re
 from collections.abc import Iterable
 
 from pyroaring import BitMap
 
+# The index holds no gram with white space: keywords are split on it, and a phrase's spaces are checked on the text.
 _INDEX_WHITESPACE = " \t\n\f\r"
+_RUNS_WITHOUT_WHITESPACE = re.compile(f"[^{_INDEX_WHITESPACE}]+")
 
 
 def needed_grams(keywords: Iterable[str]) -> set[str]:
@@ -25,8 +29,20 @@ def needed_grams(keywords: Iterable[str]) -> set[str]:
     grams: set[str] = set()
     for keyword in keywords:
         grams.update({keyword} if len(keyword) == 1 else {keyword[i : i + 2] for i in range(len(keyword) - 1)})
-    # The index holds no pair with white space (prepare.py, DuckDB's \s): a phrase's spaces are checked on the text.
     return {gram for gram in grams if not any(c in _INDEX_WHITESPACE for c in gram)}
+
+
+def grams_of(text: str) -> set[str]:
+    """Every character and character pair of a normalised text that the index holds.
+
+    >>> sorted(grams_of("損害 賠償"))
+    ['償', '害', '損', '損害', '賠', '賠償']
+    """
+    grams: set[str] = set()
+    for run in _RUNS_WITHOUT_WHITESPACE.findall(text):
+        grams.update(run)
+        grams.update(map(operator.add, run, run[1:]))
+    return grams
 
 
 def stored(decisions: BitMap) -> bytes:

@@ -31,10 +31,10 @@ from pyroaring import BitMap
 
 from search_core.cases.courts import canonical_court
 from search_core.cases.dates import parse_decision_date
-from search_core.cases.grams import stored
+from search_core.cases.grams import grams_of, stored
 from search_core.cases.normalize import normalize
 from search_core.cases.source import read_decisions
-from search_core.cases.texts import packed
+from search_core.cases.texts import packed, searched_utf8
 
 # 3: numerals with 万, 億 and 兆 keep those units (三百万 → 300万, as decisions write it); 4: roaring bitmaps, and
 # each decision's texts in one zstd frame (texts.py).
@@ -48,7 +48,7 @@ _GRAM_ROWS = 50_000  # grams written per statement
 
 _STAGED = """CREATE TEMP TABLE staged (
     doc_id VARCHAR, court VARCHAR, court_canonical VARCHAR, date DATE, date_text VARCHAR, case_number VARCHAR,
-    case_name VARCHAR, source_url VARCHAR, has_main_text BOOLEAN, texts BLOB, text VARCHAR)"""
+    case_name VARCHAR, source_url VARCHAR, has_main_text BOOLEAN, texts BLOB)"""
 
 
 @dataclass(frozen=True)
@@ -94,14 +94,13 @@ def _stage(con: duckdb.DuckDBPyConnection, rows: Iterable[dict[str, Any]]) -> tu
                 continue
             values.append(_staged_values(row))
         if values:
-            con.executemany("INSERT INTO staged VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", values)
+            con.executemany("INSERT INTO staged VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", values)
             staged += len(values)
     duplicates = staged - con.execute("SELECT count(DISTINCT doc_id) FROM staged").fetchall()[0][0]
     return staged - duplicates, skipped + duplicates
 
 
 def _staged_values(row: dict[str, Any]) -> tuple[Any, ...]:
-    text = search_text(row)
     return (
         row["doc_id"].strip(),
         row["court"],
@@ -112,8 +111,7 @@ def _staged_values(row: dict[str, Any]) -> tuple[Any, ...]:
         row["case_name"],
         row["source_url"],
         row["main_text"] is not None,
-        packed(text, row["main_text"], row["facts_and_reasons"]),
-        text,
+        packed(search_text(row), row["main_text"], row["facts_and_reasons"]),
     )
 
 
@@ -132,20 +130,21 @@ def _number_decisions(con: duckdb.DuckDBPyConnection) -> None:
     con.execute("CREATE UNIQUE INDEX cases_doc_id ON cases (doc_id)")
     con.execute("SET force_compression = 'uncompressed'")
     con.execute("CREATE TABLE texts AS SELECT doc_num, texts AS packed FROM numbered ORDER BY doc_num")
+    con.execute("DROP TABLE numbered")
     con.execute("CHECKPOINT")
     con.execute("RESET force_compression")
 
 
 def _index_grams(con: duckdb.DuckDBPyConnection, decisions: int) -> int:
-    """The decisions holding each character and character pair of the normalised text."""
+    """The decisions holding each character and character pair of the normalised text, read back from `texts` a
+    chunk at a time (so the plain texts are never all held at once)."""
     holding: dict[str, BitMap] = {}
     for first in range(0, decisions, _GRAM_CHUNK):
-        for gram, numbers in _chunk_grams(con, first, first + _GRAM_CHUNK):
+        for gram, numbers in _chunk_grams(con, first, first + _GRAM_CHUNK).items():
             if (known := holding.get(gram)) is None:
                 holding[gram] = BitMap(numbers)
             else:
                 known.update(numbers)
-    con.execute("DROP TABLE numbered")
     con.execute("CREATE TABLE grams (gram VARCHAR, decisions BLOB)")
     ordered = sorted(holding)
     for start in range(0, len(ordered), _GRAM_ROWS):
@@ -158,20 +157,16 @@ def _index_grams(con: duckdb.DuckDBPyConnection, decisions: int) -> int:
     return len(ordered)
 
 
-def _chunk_grams(con: duckdb.DuckDBPyConnection, first: int, last: int) -> list[tuple[str, list[int]]]:
+def _chunk_grams(con: duckdb.DuckDBPyConnection, first: int, last: int) -> dict[str, list[int]]:
     """Each gram of the decisions numbered first to last (excluded), with those holding it."""
-    # string_split(text, '') gives the characters in one pass; substr(text, i, 2) would rescan the UTF-8 from the
-    # start for every position (quadratic in the length of a decision).
-    rows: list[tuple[str, list[int]]] = con.execute(
-        """SELECT gram, list(doc_num) FROM (
-            SELECT doc_num, unnest(list_distinct(list_concat(chars, list_transform(
-                range(1, len(chars)), lambda i: chars[i] || chars[i + 1])))) AS gram
-            FROM (SELECT doc_num, string_split(text, '') AS chars FROM numbered
-                  WHERE doc_num >= $first AND doc_num < $last))
-        WHERE NOT regexp_matches(gram, '\\s') GROUP BY gram""",
-        {"first": first, "last": last},
+    holding: dict[str, list[int]] = {}
+    rows = con.execute(
+        "SELECT doc_num, packed FROM texts WHERE doc_num >= ? AND doc_num < ? ORDER BY doc_num", [first, last]
     ).fetchall()
-    return rows
+    for number, frame in rows:
+        for gram in grams_of(searched_utf8(frame).decode()):
+            holding.setdefault(gram, []).append(number)
+    return holding
 
 
 def _batches(rows: Iterable[dict[str, Any]], size: int) -> Iterator[list[dict[str, Any]]]:
