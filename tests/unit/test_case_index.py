@@ -177,14 +177,19 @@ _WORD = st.text(alphabet=_ALPHABET.replace('"', ""), min_size=1, max_size=3).fil
 @settings(max_examples=200, deadline=None)
 @given(
     st.lists(st.lists(_WORD, min_size=1, max_size=3), min_size=0, max_size=3),
-    st.lists(_WORD, min_size=0, max_size=2),
+    st.lists(st.tuples(_WORD, st.integers(0, 3), st.booleans()), min_size=0, max_size=2),
 )
 def test_operators_give_exactly_the_and_of_ors_without_the_excluded(
-    index: CaseIndex, clauses: list[list[str]], excluded: list[str]
+    index: CaseIndex, clauses: list[list[str]], exclusions: list[tuple[str, int, bool]]
 ) -> None:
     """The keyword language, written out with OR and -, against a brute-force reading of every decision (a word that
-    is a date, a month or a year holds for the decisions of those days too)."""
-    written = " ".join([" OR ".join(f'"{w}"' for w in clause) for clause in clauses] + [f'-"{w}"' for w in excluded])
+    is a date, a month or a year holds for the decisions of those days too). An exclusion stands anywhere between the
+    clauses, perhaps followed by an OR, which then joins nothing."""
+    parts = [" OR ".join(f'"{w}"' for w in clause) for clause in clauses]
+    for word, place, then_or in exclusions:
+        parts.insert(min(place, len(parts)), f'-"{word}"' + (" OR" if then_or else ""))
+    written = " ".join(parts)
+    excluded = [word for word, _, _ in exclusions]
     decisions = {row["doc_id"]: (search_text(row), parse_decision_date(row["date"])) for row in read_decisions(SAMPLE)}
 
     def holds(word: str, text: str, day: date | None) -> bool:

@@ -150,15 +150,20 @@ def parse(keywords: str) -> Expression:
 
     >>> [parse(text).clauses for text in ("-", "OR 判決 OR", '"a b', "a or b")]
     [(('-',),), (('判決',),), (('"a',), ('b',)), (('a',), ('or',), ('b',))]
+
+    OR joins two terms to be found: after an excluded term it joins nothing (there, OR is AND).
+
+    >>> parse("損害賠償 -控訴 OR 上告")
+    Expression(clauses=(('損害賠償',), ('上告',)), excluded=('控訴',))
     """
     clauses: list[list[Term]] = []
     excluded: list[Term] = []
-    joining = negating = False
+    joining = negating = after_found = False  # after_found: the last term read is one to be found
     # Operators are read before the terms are normalised: OR and NOT only in capitals, as the services write them.
     for minus, phrase, bare in _tokens(unicodedata.normalize("NFKC", keywords)):
         negating = negating or bool(minus)
         if not phrase and bare in _OR:
-            joining = bool(clauses) and not negating
+            joining = after_found and not negating
             continue
         if not phrase and bare == _NOT:
             negating = True
@@ -176,5 +181,5 @@ def parse(keywords: str) -> Expression:
             clauses[-1].append(read)
         else:
             clauses.append([read])
-        joining = negating = False
+        after_found, joining, negating = not negating, False, False
     return Expression(tuple(tuple(dict.fromkeys(clause)) for clause in clauses), tuple(dict.fromkeys(excluded)))
