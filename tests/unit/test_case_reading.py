@@ -2,11 +2,15 @@
 
 from __future__ import annotations
 
+from datetime import date
 from typing import Any
 
 import pytest
 
+from search_core.case_search import _hit, _search_body
+from search_core.cases.models import CaseMatches, CaseQuery, Decision
 from search_core.cases.pages import page_end
+from search_core.cases.query import parse
 from search_core.cases.snippet import AFTER, BEFORE, snippet
 from search_core.responses import embedded_bytes
 
@@ -66,3 +70,14 @@ def test_a_citation_keyword_is_shown_where_its_citation_is() -> None:
     text = "主文　請求を棄却する。" + "。" * 600 + "被告は民法第七百十五条の使用者責任を負う。" + "。" * 600
     cut = snippet(text, parse("民法715条").positive_terms)
     assert "民法第七百十五条" in cut and not cut.startswith("主文")
+
+
+@pytest.mark.parametrize(("total", "exact", "more"), [(5, True, False), (6, True, True), (5, False, True)])
+def test_more_is_true_whenever_more_may_match(total: int, exact: bool, more: bool) -> None:
+    # Given five decisions returned, and a total that is exact or only a lower bound (counting stopped at five)
+    decision = Decision(0, "D1", "東京地裁", date(2024, 1, 1), "令和6年1月1日", None, "損害賠償請求事件", "主文", "")
+    rows = [_hit(decision, ("損害",)).model_dump()] * 5
+    found = CaseMatches([decision] * 5, total, exact)
+    # When the answer is built, Then `more` is false only when the count proves nothing else matches
+    body = _search_body(rows, found, None, CaseQuery(parse("損害"), 5))
+    assert (body.count, body.more) == (5, more)

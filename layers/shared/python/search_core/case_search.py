@@ -105,7 +105,10 @@ class CaseSearchResponse(BaseModel):
     count: int = Field(description="返した件数")
     total: int = Field(description="条件を満たす判決の総数（total_exact が false なら少なくともこの数）")
     total_exact: bool = Field(description="total が正確なら true、時間内に数えきれなかったら false")
-    more: bool = Field(description="返した件数より多く該当するなら true（条件で絞るか limit を増やす）")
+    more: bool = Field(
+        description="返した件数より多く該当する（total_exact が false なら、するかもしれない）なら true"
+        "（条件で絞るか limit を増やす）"
+    )
     message: str | None = absent_when_none("limit を調整したときや該当がないときの説明")
     term_counts: list[TermCount] | None = absent_when_none("該当がないとき: 語ごとに、その語だけを含む判決の数")
 
@@ -310,7 +313,7 @@ def _search_body(
         count=len(hits),
         total=found.total,
         total_exact=found.total_exact,
-        more=found.total > len(hits),
+        more=found.total > len(hits) or not found.total_exact,  # uncounted candidates may hold more
         message=message,
         term_counts=counts,
     )
