@@ -245,3 +245,23 @@ def test_a_search_stops_once_its_deadline_has_passed(index: CaseIndex) -> None:
     with pytest.raises(TimeoutError):
         index.search(query, deadline=time.monotonic() - 1)
     assert index.search(query, deadline=time.monotonic() + 60)
+
+
+def test_a_term_of_two_characters_is_counted_by_the_index_even_out_of_time(index: CaseIndex) -> None:
+    # Given an empty answer, reached with no time left to read any decision
+    query = CaseQuery(parse("開示 存在しない言い回し"), 5)
+    # When its terms are counted
+    found = index.search(query, deadline=time.monotonic() - 1)
+    # Then 開示 (one character pair: the index alone knows which decisions hold it) has its exact count
+    assert found.total == 0
+    assert found.term_counts["開示"] == len(brute_force(["開示"])) > 0
+
+
+def test_terms_of_an_empty_answer_share_the_time_left_and_are_all_counted(index: CaseIndex) -> None:
+    # Given an empty answer whose terms each need their decisions read (more than two characters)
+    query = CaseQuery(parse("損害賠償 発信者情報 存在しない言い回し"), 5)
+    # When it is searched with the usual deadline
+    found = index.search(query, deadline=time.monotonic() + 3)
+    # Then every term has its exact count, the missing one zero
+    assert found.total == 0
+    assert found.term_counts == {t: len(brute_force([t])) for t in ("損害賠償", "発信者情報", "存在しない言い回し")}

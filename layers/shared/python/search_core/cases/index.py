@@ -83,27 +83,33 @@ class CaseIndex:
         return _best(scored, query.limit) if query.by_relevance else matched, total, True
 
     def _term_counts(self, query: CaseQuery, deadline: float) -> dict[Term, int | None]:
-        """For an empty answer: how many decisions (within the filters) hold each term on its own."""
-        return {
-            term: self._count(replace(query, expression=Expression(((term,),))), deadline)
-            for term in query.expression.positive_terms[:MAX_COUNTED_TERMS]
-        }
+        """For an empty answer: how many decisions (within the filters) hold each term on its own, the terms sharing
+        half the time left."""
+        terms = query.expression.positive_terms[:MAX_COUNTED_TERMS]
+        counts: dict[Term, int | None] = {}
+        for left, term in zip(range(len(terms), 0, -1), terms, strict=True):
+            until = _share(deadline, 2 * left)
+            counts[term] = self._count(replace(query, expression=Expression(((term,),))), until)
+        return counts
 
     def _without_excluded(self, query: CaseQuery, deadline: float) -> int | None:
         """For an empty answer: how many would match without its excluded terms (an exclusion matches inside words:
         -控訴 also drops every 控訴人)."""
         if not query.expression.excluded or not query.expression.clauses:
             return None
-        return self._count(replace(query, expression=Expression(query.expression.clauses)), deadline)
+        return self._count(replace(query, expression=Expression(query.expression.clauses)), _share(deadline, 2))
 
-    def _count(self, query: CaseQuery, deadline: float) -> int | None:
-        """How many decisions match `query` (its limit aside), or None if they could not all be counted in time."""
-        counted = replace(query, limit=0)
+    def _count(self, query: CaseQuery, until: float) -> int | None:
+        """How many decisions match `query` (its limit aside), or None if they could not all be counted by `until`."""
+        candidates = self._candidates(query)
+        if _exact_by_index(query.expression):
+            return len(candidates)
+        everything = replace(query, limit=len(candidates), by_relevance=False)  # no counting budget: all or None
         try:
-            _, total, exact = self._matching(self._candidates(counted), counted, deadline)
+            _, total, _ = self._matching(candidates, everything, until)
         except TimeoutError:
             return None
-        return total if exact else None
+        return total
 
     def _filtered_total(self, query: CaseQuery) -> int | None:
         return len(self._passing_filters(query)) if query.filtered else None
@@ -247,6 +253,12 @@ def _holding_every_gram(text: str, bitmaps: dict[str, BitMap], everyone: BitMap)
 
 
 _NOBODY = BitMap()
+
+
+def _share(deadline: float, parts: int) -> float:
+    """When one of `parts` equal shares of the time left before `deadline` ends."""
+    now = time.monotonic()
+    return now + max(deadline - now, 0.0) / parts
 
 
 def _batches(doc_nums: Iterator[int]) -> Iterator[list[int]]:
