@@ -48,6 +48,15 @@ def test_every_case_answers_with_its_status(cases: ModuleType, case: dict[str, A
     response = ask(cases, case["op"], case["args"])
     expected = {"ok": 200, "422": 422, "404": 404}.get(case["expect"])
     assert status_of(response) == expected if expected else status_of(response) in (200, 404, 422)
+    if case["op"] == "search" and status_of(response) == 200:  # more is false only when the count proves it
+        body = body_of(response)
+        assert body["more"] == (body["total"] > body["count"] or not body["total_exact"])
+
+
+def test_an_or_after_an_exclusion_joins_nothing(cases: ModuleType) -> None:
+    holding = found(cases, keywords="損害賠償")
+    assert found(cases, keywords="損害賠償 -控訴 OR 上告") <= holding
+    assert found(cases, keywords="損害賠償 NOT 控訴 OR 上告") <= holding
 
 
 @pytest.mark.parametrize(
