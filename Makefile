@@ -42,7 +42,7 @@ demo: setup
 
 # Measure everything at every size, then write BENCHMARKS.md and docs/benchmarks.png (about 40 minutes on 2 cores;
 # the first run also spends ~40 minutes generating and preparing the data, 100,000 decisions among it, and needs
-# ~20 GB of memory and ~15 GB of disk under build/bench/).
+# ~8 GB of memory and ~15 GB of disk under build/bench/).
 bench: setup
 	$(PY) -m pip install --quiet '.[bench]'
 	mkdir -p build/bench

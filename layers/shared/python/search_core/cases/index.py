@@ -88,8 +88,11 @@ class CaseIndex:
         terms = query.expression.positive_terms[:MAX_COUNTED_TERMS]
         counts: dict[Term, int | None] = {}
         for left, term in zip(range(len(terms), 0, -1), terms, strict=True):
-            until = _share(deadline, 2 * left)
-            counts[term] = self._count(replace(query, expression=Expression(((term,),))), until)
+            alone = replace(query, expression=Expression(((term,),)))
+            if alone.expression == query.expression:  # the search itself, which found none, every candidate read
+                counts[term] = 0
+                continue
+            counts[term] = self._count(alone, _share(deadline, 2 * left))
         return counts
 
     def _without_excluded(self, query: CaseQuery, deadline: float) -> int | None:
