@@ -281,8 +281,8 @@ def _percentile(samples: list[float], share: float) -> float:
 def report(args: argparse.Namespace, raw: Path, prepared: Path, preparing: dict[str, Any], run: dict[str, Any],
            scans: list[dict[str, Any]], likes: list[float | None]) -> None:  # fmt: skip
     print(f"# Case-law search: {args.decisions:,} decisions (tooling/case_corpus.py)")
-    print(f"corpus: {corpus_shape(raw)}")
-    print(f"reproduce: `make bench`, or `.venv/bin/python scripts/bench_cases.py --decisions {args.decisions}`")
+    print(f"\ncorpus: {corpus_shape(raw)}\n")
+    print(f"reproduce: `make bench`, or `.venv/bin/python scripts/bench_cases.py --decisions {args.decisions}`\n")
     print(f"raw SQLite {raw.stat().st_size / 1e9:.2f} GB; prepared DuckDB {prepared.stat().st_size / 1e9:.2f} GB, "
           f"{preparing['grams']:,} grams, prepared in {preparing['seconds']:.0f} s on {os.cpu_count()} CPUs with "
           f"peak RSS {preparing['peak_rss_mb']:,.0f} MB\n")  # fmt: skip
@@ -294,12 +294,13 @@ def report(args: argparse.Namespace, raw: Path, prepared: Path, preparing: dict[
         like_ms = "—" if like is None else f"{like:,.0f}"
         print(f"| {label} | {count} | {statistics.median(got['timings']):.1f} | {_percentile(got['timings'], 0.95):.1f}"
               f" | {want['ms']:,.0f} | {like_ms} | {_agrees(got, want)} |")  # fmt: skip
-    groups = (("typical", TYPICAL), ("typical, operator, citation and filter-only", TYPICAL + OPERATORS),
-              ("all, stress queries included", QUERIES))  # fmt: skip
+    groups = (("typical queries", TYPICAL),
+              ("typical, operator, citation and filter-only queries", TYPICAL + OPERATORS),
+              ("all queries, stress included", QUERIES))  # fmt: skip
     for name, group in groups:
         samples = [s for q, a in zip(QUERIES, run["answers"], strict=True) if q in group for s in a["timings"]]
         scan_ms = [s["ms"] for q, s in zip(QUERIES, scans, strict=True) if q in group]
-        print(f"\n{name} queries: indexed p50 {statistics.median(samples):.1f} ms, p95 {_percentile(samples, 0.95):.1f}"
+        print(f"\n\n{name}: indexed p50 {statistics.median(samples):.1f} ms, p95 {_percentile(samples, 0.95):.1f}"
               f" ms; DuckDB scan median {statistics.median(scan_ms):,.0f} ms", end="")  # fmt: skip
     print(f"\n\ncold load on one CPU ({run['threads']} DuckDB thread): open {run['open_ms']:.0f} ms + first search "
           f"{run['first_ms']:.0f} ms; peak RSS {run['peak_rss_mb']:.0f} MB")  # fmt: skip
