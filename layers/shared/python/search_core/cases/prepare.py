@@ -43,7 +43,7 @@ SEARCHED_COLUMNS = ("doc_id", "court", "date", "case_number", "case_name", "main
 # Keywords never hold whitespace, so joining the columns with a newline never creates a false match across them.
 COLUMN_SEPARATOR = "\n"
 _BATCH = 200
-_GRAM_CHUNK = 2000  # decisions per gram-extraction pass, to bound the memory DuckDB needs
+_GRAM_CHUNK = 2000  # decisions whose pairs are gathered before they join the sets (bounds the lists held)
 _GRAM_ROWS = 50_000  # grams written per statement
 
 _STAGED = """CREATE TEMP TABLE staged (
