@@ -49,11 +49,7 @@ class CaseIndex:
         lower bound. Raises TimeoutError once `deadline` (time.monotonic) has passed while the first `limit` are
         sought; the caller interrupts the connection at the same deadline, so no single statement outlives it either.
         """
-        candidates = self._candidates(query)
-        if _exact_by_index(query.expression) and not query.by_relevance:  # the bitmap is the answer: no checking
-            matched, total, exact = list(islice(candidates, query.limit)), len(candidates), True
-        else:
-            matched, total, exact = self._matching(candidates, query, deadline)
+        matched, total, exact = self._matching(self._candidates(query), query, deadline)
         decisions = self._decisions(matched)
         if total:
             return CaseMatches(decisions, total, exact)
@@ -62,6 +58,8 @@ class CaseIndex:
 
     def _matching(self, candidates: BitMap, query: CaseQuery, deadline: float) -> tuple[list[int], int, bool]:
         """The first `limit` matching decision numbers, how many match in all, and whether that count is exact."""
+        if _exact_by_index(query.expression) and not query.by_relevance:  # the bitmap is the answer: no checking
+            return list(islice(candidates, query.limit)), len(candidates), True
         matched: list[int] = []
         scored: list[tuple[float, int]] = []  # by relevance: every match checked, best kept at the end
         total = 0
@@ -105,8 +103,6 @@ class CaseIndex:
     def _count(self, query: CaseQuery, until: float) -> int | None:
         """How many decisions match `query` (its limit aside), or None if they could not all be counted by `until`."""
         candidates = self._candidates(query)
-        if _exact_by_index(query.expression):
-            return len(candidates)
         everything = replace(query, limit=len(candidates), by_relevance=False)  # no counting budget: all or None
         try:
             _, total, _ = self._matching(candidates, everything, until)
