@@ -1,4 +1,5 @@
-"""Action group: case-law search (POST /cases/search) and full-text reading (GET /cases/text)."""
+"""Action group: case-law search (POST /cases/search), full-text reading (GET /cases/text) and the places a decision
+holds its terms (GET /cases/passages)."""
 
 from __future__ import annotations
 
@@ -15,6 +16,8 @@ from search_core.responses import body_budget
 app = create_app()
 NOT_FOUND = "操作または判決が見つからない"
 cases = CaseSearch()
+# The decision to read, as both reading operations take it.
+DocId = Annotated[str, Query(max_length=spec.MAX_DOC_ID_CHARS, description=spec.DOC_ID_DESCRIPTION)]
 
 
 @app.post(
@@ -46,7 +49,7 @@ def search_cases(
     responses=responses(CaseTextResponse, NOT_FOUND),
 )
 def read_case_text(
-    doc_id: Annotated[str, Query(max_length=spec.MAX_DOC_ID_CHARS, description=spec.DOC_ID_DESCRIPTION)],
+    doc_id: DocId,
     offset: Annotated[int, Query(ge=0, description=spec.OFFSET_DESCRIPTION)] = 0,
 ) -> CaseTextResponse:
     return cases.text(doc_id, offset, body_budget(app.current_event.raw_event))
@@ -59,7 +62,7 @@ def read_case_text(
     responses=responses(CasePassagesResponse, NOT_FOUND),
 )
 def find_in_case(
-    doc_id: Annotated[str, Query(max_length=spec.MAX_DOC_ID_CHARS, description=spec.DOC_ID_DESCRIPTION)],
+    doc_id: DocId,
     keywords: Annotated[str, Query(max_length=spec.MAX_KEYWORDS_CHARS, description=spec.PASSAGES_KEYWORDS_DESCRIPTION)],
     limit: Annotated[
         int, Query(ge=1, le=spec.MAX_LIMIT, description=spec.PASSAGES_LIMIT_DESCRIPTION)
