@@ -35,11 +35,10 @@ from tooling.case_corpus import write as write_corpus
 from tooling.local import LAYER, ROOT
 
 from search_core.case_search import case_query
-from search_core.cases.citations import Citation
 from search_core.cases.index import relevance
 from search_core.cases.models import CaseQuery
 from search_core.cases.prepare import FORMAT_VERSION
-from search_core.cases.query import DateSpan, Term
+from search_core.cases.query import DateSpan, Term, literal_parts
 
 BUILD = ROOT / "build" / "bench"
 LIMIT = 5
@@ -177,12 +176,13 @@ def reference(raw: Path) -> Path:
 
 
 def _term_condition(term: Term) -> tuple[str, list[object]]:
-    """SQL that holds for every decision the term can match (the exact test follows in Python)."""
-    if isinstance(term, Citation):
-        return " AND ".join(["contains(text, ?)"] * len(term.pieces)), list(term.pieces)
+    """SQL that holds for every decision the term can match (the exact test follows in Python): its literal parts,
+    or for a date also the decisions of those days."""
+    parts: list[object] = list(literal_parts(term))
+    holding = " AND ".join(["contains(text, ?)"] * len(parts))
     if isinstance(term, DateSpan):
-        return "(contains(text, ?) OR date BETWEEN ? AND ?)", [term.text, term.first, term.last]
-    return "contains(text, ?)", [term]
+        return f"({holding} OR date BETWEEN ? AND ?)", [*parts, term.first, term.last]
+    return holding, parts
 
 
 def _prefilter(query: CaseQuery) -> tuple[str, list[object]]:
