@@ -20,11 +20,23 @@ EVENTS_DIR = ROOT / "events"
 
 
 @dataclass
+class ClientContext:
+    custom: dict[str, Any]
+
+
+@dataclass
 class LambdaContext:
     function_name: str = "search-local"
     memory_limit_in_mb: int = 2048
     invoked_function_arn: str = "arn:aws:lambda:ap-northeast-1:123456789012:function:search-local"
     aws_request_id: str = "00000000-0000-0000-0000-000000000000"
+    client_context: ClientContext | None = None
+
+
+def gateway_context(tool: str, target: str = "local") -> LambdaContext:
+    """The context an AgentCore Gateway invokes a Lambda target with: the tool's name, prefixed with its target's,
+    in the client context (its arguments are the whole event)."""
+    return LambdaContext(client_context=ClientContext(custom={"bedrockAgentCoreToolName": f"{target}___{tool}"}))
 
 
 def import_function(name: str, module_name: str | None = None) -> ModuleType:

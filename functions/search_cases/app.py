@@ -23,7 +23,7 @@ DocId = Annotated[str, Query(max_length=spec.MAX_DOC_ID_CHARS, description=spec.
 @app.post(
     "/cases/search",
     description=spec.SEARCH_DESCRIPTION,
-    operation_id="searchCases",
+    operation_id=spec.SEARCH,
     responses=responses(CaseSearchResponse, NOT_FOUND),
 )
 def search_cases(
@@ -45,7 +45,7 @@ def search_cases(
 @app.get(
     "/cases/text",
     description=spec.TEXT_DESCRIPTION,
-    operation_id="readCaseText",
+    operation_id=spec.READ_TEXT,
     responses=responses(CaseTextResponse, NOT_FOUND),
 )
 def read_case_text(
@@ -58,7 +58,7 @@ def read_case_text(
 @app.get(
     "/cases/passages",
     description=spec.PASSAGES_DESCRIPTION,
-    operation_id="findInCase",
+    operation_id=spec.FIND_IN_CASE,
     responses=responses(CasePassagesResponse, NOT_FOUND),
 )
 def find_in_case(

@@ -2,11 +2,13 @@
 
 `serve` is the whole entry point: it checks the event's envelope, lets the resolver route and validate it, turns
 any failure into a well-formed response in Japanese, echoes the session attributes and enforces the byte budget.
+An AgentCore Gateway's tool call comes in through the same `serve`, translated by `search_core.gateway`.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
+from functools import cached_property
 from typing import Any, Protocol
 
 from aws_lambda_powertools.event_handler import BedrockAgentResolver, Response, content_types
@@ -15,9 +17,12 @@ from aws_lambda_powertools.utilities.typing import LambdaContext
 from pydantic import BaseModel, Field, ValidationError
 
 from search_core.errors import SearchError
+from search_core.gateway import ToolCallRejected, action_event, called_tool, tool_error, tool_result
 from search_core.observability import logger, metrics, tracer
+from search_core.openapi import document_of
 from search_core.responses import BUDGET_BYTES, dumps_body, echo_of, encodable, envelope, utf8_size
 from search_core.sql.limits import TRUNCATION_MARKER
+from search_core.tools import Tool, tools_of
 from search_core.validation import describe_errors
 
 _MAX_ERROR_CHARS = 1_000
@@ -42,18 +47,44 @@ class ActionGroupFunction:
     def __init__(self, app: BedrockAgentResolver, service: Service) -> None:
         self.app = app
         self.service = service
-        self.lambda_handler = _observed_handler(app)
+        self.lambda_handler = _observed_handler(self.answer)
+
+    @cached_property
+    def tools(self) -> dict[str, Tool]:
+        """The operations as MCP tools; read from the resolver on the first Gateway call (~40 ms), then kept."""
+        return tools_of(document_of(self.app))
+
+    def answer(self, event: Any, context: LambdaContext) -> dict[str, Any]:
+        """Serve an event from either door: an agent's action group event, or a Gateway's tool call (the tool's
+        name in the client context, its arguments as the event)."""
+        tool = called_tool(context)
+        return serve(self.app, event, context) if tool is None else self.call_tool(tool, event, context)
+
+    def call_tool(self, name: str, arguments: Any, context: LambdaContext) -> dict[str, Any]:
+        """A tool call answered as a tool result; never raises."""
+        logger.append_keys(tool=name[:200])
+        try:
+            event = action_event(self.tools, name, arguments)
+        except ToolCallRejected as rejected:
+            metrics.add_metric(name="InvalidRequests", unit="Count", value=1)
+            return tool_error(rejected.message)
+        except Exception:
+            logger.exception("tool call not translated")
+            return tool_error(_INTERNAL_ERROR)
+        return tool_result(serve(self.app, event, context))
 
     def close(self) -> None:
         self.service.close()
 
 
-def _observed_handler(app: BedrockAgentResolver) -> Callable[[dict[str, Any], LambdaContext], dict[str, Any]]:
+def _observed_handler(
+    answer: Callable[[Any, LambdaContext], dict[str, Any]],
+) -> Callable[[dict[str, Any], LambdaContext], dict[str, Any]]:
     @logger.inject_lambda_context
     @metrics.log_metrics
     @tracer.capture_lambda_handler
     def lambda_handler(event: dict[str, Any], context: LambdaContext) -> dict[str, Any]:
-        return serve(app, event, context)
+        return answer(event, context)
 
     return lambda_handler
 

@@ -45,11 +45,14 @@ SORT_DESCRIPTION = (
 # What a passage shows around its term, in characters.
 PASSAGE_BEFORE, PASSAGE_AFTER = 80, 160
 
+# The operations' names (operationId): every door shows them to the model (a Bedrock Agent's tool names end in them,
+# MCP tools are named by them), so the descriptions and messages refer to an operation by its name, never its path.
+SEARCH, READ_TEXT, FIND_IN_CASE = "searchCases", "readCaseText", "findInCase"
 SEARCH_DESCRIPTION = (
     "日本の判例（裁判所の判決）をキーワード・裁判所・判決日で検索し、判決日の新しい順に返します"
     f"（既定 {DEFAULT_LIMIT} 件、最大 {MAX_LIMIT} 件）。応答の total は該当する判決の総数（total_exact が false なら"
     "数えきれず、少なくともその数）、more は返した件数より多く該当するか。キーワードなしで court や日付だけでも"
-    "検索できます。全文は doc_id を /cases/text に、語の箇所は /cases/passages で読めます。"
+    f"検索できます。全文は doc_id を {READ_TEXT} に、語の箇所は {FIND_IN_CASE} で読めます。"
 )
 KEYWORDS_DESCRIPTION = (
     "検索式: 空白 = AND、OR（または ｜）= どちらか、先頭の - または NOT = 除外（語の一部にも一致: -控訴 は 控訴人 も"
@@ -70,16 +73,16 @@ DATE_TO_DESCRIPTION = "この日以前の判決だけ（YYYY-MM-DD、当日を�
 TEXT_DESCRIPTION = (
     "判決の全文（主文と事実及び理由）を、応答サイズに収まる長さずつ返します。offset は 0〜total_chars の"
     "どの位置でもよく、続きは next_offset を offset に渡して読みます（null なら最後まで読み終えています）。"
-    "長い判決で特定の語の箇所だけ読むなら、先に /cases/passages で位置を調べてください。"
+    f"長い判決で特定の語の箇所だけ読むなら、先に {FIND_IN_CASE} で位置を調べてください。"
 )
 PASSAGES_DESCRIPTION = (
     "1 つの判決の中で、検索式の語（除外語を除く）が出てくる箇所を前後の文とともに、位置（offset）の順に返します。"
-    "全文を最初から読まずに、該当箇所へ直接進むための操作です。各箇所の offset を /cases/text に渡すと、"
+    f"全文を最初から読まずに、該当箇所へ直接進むための操作です。各箇所の offset を {READ_TEXT} に渡すと、"
     "そこから続けて読めます。"
 )
-PASSAGES_KEYWORDS_DESCRIPTION = "探す語（/cases/search と同じ検索式。OR・除外・引用符も可）"
+PASSAGES_KEYWORDS_DESCRIPTION = f"探す語（{SEARCH} と同じ検索式。OR・除外・引用符も可）"
 PASSAGES_LIMIT_DESCRIPTION = f"返す箇所の数（1〜{MAX_LIMIT}、既定 {DEFAULT_LIMIT}）"
-DOC_ID_DESCRIPTION = "読む判決の doc_id（/cases/search の結果にあるもの）"
+DOC_ID_DESCRIPTION = f"読む判決の doc_id（{SEARCH} の結果にあるもの）"
 OFFSET_DESCRIPTION = "読み始める位置（文字数、既定 0）。前のページの next_offset を渡します"
 
 
@@ -126,7 +129,7 @@ class CaseTextResponse(BaseModel):
 
 
 class Passage(BaseModel):
-    offset: int = Field(description="語の位置（全文の先頭からの文字数）。/cases/text の offset にそのまま使える")
+    offset: int = Field(description=f"語の位置（全文の先頭からの文字数）。{READ_TEXT} の offset にそのまま使える")
     term: str
     text: str = Field(description="語の前後の文（元の表記のまま）")
 
@@ -208,7 +211,7 @@ class CaseSearch:
             decision = index.decision(doc_id)
         if decision is None:
             raise NotFound(
-                f"doc_id「{doc_id[:100]}」の判決は見つかりません。/cases/search の結果にある doc_id を使ってください。"
+                f"doc_id「{doc_id[:100]}」の判決は見つかりません。{SEARCH} の結果にある doc_id を使ってください。"
             )
         return decision
 

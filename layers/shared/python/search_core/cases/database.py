@@ -36,8 +36,9 @@ def open_cases(local: LocalCopy, limits: QueryLimits, work_dir: Path) -> CaseInd
 
 
 def _prepared(local: LocalCopy, work_dir: Path) -> Path:
-    """Prepare a raw file once per version (slow for a large file: upload a prepared one instead)."""
-    target = local.derived_file(work_dir, "cases")
+    """Prepare a raw file once per version of it and of the format (slow for a large file: upload a prepared one
+    instead). A file prepared by older code, kept in a cache folder that outlived it (locally), is made again."""
+    target = local.derived_file(work_dir, f"cases-v{FORMAT_VERSION}")
     if not target.exists():
         work_dir.mkdir(parents=True, exist_ok=True)
         for stale in work_dir.glob("cases-*.duckdb"):

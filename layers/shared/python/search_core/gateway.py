@@ -1,0 +1,117 @@
+"""The AgentCore Gateway's door: a tool call translated into the action group event of the same operation, and the
+action group's response translated back into the tool result the Gateway hands the model.
+
+A Gateway invokes a Lambda target with the tool's arguments as the whole event and the tool's name, prefixed
+"<target>___", in the client context. Nothing here answers a call: `search_core.api` serves the translated event
+through the same resolver, validation, guard, deadlines and byte budget as an agent's.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from search_core.responses import dumps_body
+from search_core.tools import Tool
+
+TOOL_NAME_KEY = "bedrockAgentCoreToolName"
+TARGET_SEPARATOR = "___"
+# The action group a translated event names: it appears only in logs, where it tells the doors apart.
+GATEWAY_ACTION_GROUP = "agentcore-gateway"
+_MAX_NAME_CHARS = 100
+
+
+class ToolCallRejected(Exception):
+    """The call names no tool of this function or its arguments are not an object of known names."""
+
+    def __init__(self, message: str) -> None:
+        super().__init__(message)
+        self.message = message
+
+
+def called_tool(context: Any) -> str | None:
+    """The name of the tool a Gateway invocation calls, its target prefix removed; None when the invocation is not
+    the Gateway's (a Bedrock Agent's carries no client context).
+
+    >>> from types import SimpleNamespace as Context
+    >>> called_tool(Context(client_context=Context(custom={"bedrockAgentCoreToolName": "cases___searchCases"})))
+    'searchCases'
+    >>> called_tool(Context(client_context=None)) is None
+    True
+    """
+    custom = getattr(getattr(context, "client_context", None), "custom", None)
+    if not isinstance(custom, dict) or TOOL_NAME_KEY not in custom:
+        return None
+    name = custom[TOOL_NAME_KEY]
+    if not isinstance(name, str):
+        return ""
+    return name.partition(TARGET_SEPARATOR)[2] if TARGET_SEPARATOR in name else name
+
+
+def action_event(tools: dict[str, Tool], name: str, arguments: Any) -> dict[str, Any]:
+    """The Bedrock Agent event that asks the operation behind tool `name` what the arguments ask.
+
+    Each argument is sent as an agent sends it, as text (JSON for anything but a string), so both doors validate
+    the same values; a null argument is left out, as if not given.
+    """
+    tool = tools.get(name)
+    if tool is None:
+        raise ToolCallRejected(unknown_tool(name, list(tools)))
+    if not isinstance(arguments, dict):
+        raise ToolCallRejected(f"{tool.name} の引数は JSON オブジェクト（引数名と値の組）で渡してください。")
+    unknown = [key for key in arguments if key not in tool.arguments]
+    if unknown:
+        raise ToolCallRejected(
+            f"{tool.name} に引数 {', '.join(str(k)[:_MAX_NAME_CHARS] for k in unknown[:5])} はありません。"
+            f"使える引数: {', '.join(tool.arguments)}。"
+        )
+    given = {key: _as_text(key, value) for key, value in arguments.items() if value is not None}
+    event: dict[str, Any] = {
+        "messageVersion": "1.0",
+        "actionGroup": GATEWAY_ACTION_GROUP,
+        "apiPath": tool.path,
+        "httpMethod": tool.method,
+        "parameters": [_property(tool, key, value) for key, value in given.items() if key in tool.query],
+    }
+    body = [_property(tool, key, value) for key, value in given.items() if key in tool.body]
+    if body:
+        event["requestBody"] = {"content": {"application/json": {"properties": body}}}
+    return event
+
+
+def unknown_tool(name: str, known: list[str]) -> str:
+    return (
+        f"ツール {name[:_MAX_NAME_CHARS]} はありません。使えるツール: {', '.join(known)}。"
+        "tools/list にある名前で呼んでください。"
+    )
+
+
+def _as_text(name: str, value: Any) -> str:
+    if isinstance(value, str):
+        return value
+    try:
+        return json.dumps(value, ensure_ascii=False)
+    except (ValueError, TypeError, RecursionError):
+        raise ToolCallRejected(f"引数 {name} の値を読めません。文字列か数値で渡してください。") from None
+
+
+def _property(tool: Tool, name: str, value: str) -> dict[str, Any]:
+    declared = tool.input_schema["properties"][name].get("type", "string")
+    return {"name": name, "type": declared, "value": value}
+
+
+def tool_result(response: dict[str, Any]) -> dict[str, Any]:
+    """An action group response as an MCP tool result: the same JSON body as text, an error flagged as one.
+
+    >>> body = {"application/json": {"body": '{"error":"x"}'}}
+    >>> tool_result({"response": {"httpStatusCode": 422, "responseBody": body}})
+    {'content': [{'type': 'text', 'text': '{"error":"x"}'}], 'isError': True}
+    """
+    inner = response["response"]
+    text = inner["responseBody"]["application/json"]["body"]
+    return {"content": [{"type": "text", "text": text}], "isError": inner["httpStatusCode"] != 200}
+
+
+def tool_error(message: str) -> dict[str, Any]:
+    """A tool error in the shape of our error bodies, `{"error": "..."}`."""
+    return {"content": [{"type": "text", "text": dumps_body({"error": message})}], "isError": True}
