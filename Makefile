@@ -11,7 +11,7 @@ export POWERTOOLS_METRICS_NAMESPACE := BedrockAgentSearch
 SAM_VENV := .venv-sam
 SAM      := $(SAM_VENV)/bin/sam
 
-.PHONY: setup test lint typecheck artefact demo bench schema build upload-data clean
+.PHONY: setup test lint typecheck artefact demo mcp bench schema build upload-data clean
 
 setup: $(STAMP)
 
@@ -39,6 +39,12 @@ typecheck: setup
 
 demo: setup
 	$(PY) scripts/demo.py
+
+# A local MCP server over stdio (README, "Local MCP server"). Its stdout is the protocol: setup's output goes to
+# stderr and nothing is echoed (an MCP client runs `make -s -C <repo> mcp`).
+mcp:
+	@$(MAKE) --no-print-directory setup >&2
+	@$(PY) scripts/mcp_server.py
 
 # Measure everything at every size, then write BENCHMARKS.md and docs/benchmarks.png (about 40 minutes on 2 cores;
 # the first run also spends ~40 minutes generating and preparing the data, 100,000 decisions among it, and needs
