@@ -7,16 +7,23 @@ from pathlib import Path
 from types import ModuleType
 from typing import Any
 
-from tooling.local import ROOT, LambdaContext, body_of, sql_event
+from tooling.doors import Door, reply_of
+from tooling.local import ROOT, LambdaContext, sql_event
 
 from search_core.catalogue import ACTION_GROUPS
 
 CORPUS: list[dict[str, Any]] = [
     json.loads(line) for line in (ROOT / "tests" / "attacks" / "sql.jsonl").open(encoding="utf-8") if line.strip()
 ]
-# What {table}, {file} and {column} stand for in each SQL function of the catalogue.
+# What {table}, {file} and {column} stand for in each SQL function of the catalogue, and its two tools.
 TARGETS = {
-    group.name: {"table": group.spec.table, "file": group.spec.file_name, "column": group.spec.columns[0].name}
+    group.name: {
+        "table": group.spec.table,
+        "file": group.spec.file_name,
+        "column": group.spec.columns[0].name,
+        "search": group.spec.search_operation,
+        "profile": group.spec.profile_operation,
+    }
     for group in ACTION_GROUPS.values()
     if group.spec is not None
 }
@@ -45,11 +52,22 @@ def ask(function: ModuleType, name: str, sql: str) -> dict[str, Any]:
     return response
 
 
+def ask_through(door: Door, name: str, sql: str) -> dict[str, Any]:
+    """Send `sql` to SQL function `name`'s search tool through `door`."""
+    return door.call(name, TARGETS[name]["search"], {"sql_query": sql})
+
+
+def look_through(door: Door, name: str, column: str | None = None) -> dict[str, Any]:
+    """Ask SQL function `name`'s profile tool through `door` (about `column` alone, if given)."""
+    return door.call(name, TARGETS[name]["profile"], {} if column is None else {"column": column})
+
+
 def outcome(response: dict[str, Any]) -> str:
-    """ok, aborted (time or memory), failed (DuckDB refused) or rejected (the guard refused)."""
-    if response["response"]["httpStatusCode"] == 200:
+    """ok, aborted (time or memory), failed (DuckDB refused) or rejected (the guard refused), from any door."""
+    reply = reply_of(response)
+    if reply.ok:
         return "ok"
-    error = body_of(response)["error"]
+    error = reply.body["error"]
     if any(marker in error for marker in _ABORTED):
         return "aborted"
     return "failed" if error.startswith("SQL の実行エラー") else "rejected"

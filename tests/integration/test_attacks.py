@@ -9,18 +9,20 @@ from __future__ import annotations
 
 import contextlib
 import json
+import os
 import secrets
 from collections.abc import Iterator
+from dataclasses import dataclass
 from pathlib import Path
-from types import ModuleType
 from typing import Any
 
 import pytest
-from tooling.attacks import CORPUS, TARGETS, ask, matches, outcome, plant_canaries, sql_of
-from tooling.local import LambdaContext, profile_event, status_of
+from tooling.attacks import CORPUS, TARGETS, ask_through, look_through, matches, outcome, plant_canaries, sql_of
+from tooling.doors import AgentDoor, Door, GatewayDoor, McpDoor, reply_of
+from tooling.mcp_local import stdio_client
 
 from search_core.responses import BUDGET_BYTES, response_bytes
-from tests.conftest import body_of, published_samples, sample_functions
+from tests.conftest import published_samples, sample_functions
 
 SECRET = f"canary-secret-{secrets.token_hex(8)}"
 REPOSITORY = Path(__file__).resolve().parents[2]
@@ -34,44 +36,55 @@ def canary_file(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return path
 
 
-@pytest.fixture(scope="module", params=["sample CSV", "published"])
-def served(
-    request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory
-) -> Iterator[tuple[dict[str, ModuleType], Path, bool]]:
-    """Each SQL function and its cache folder: on the sample CSV held in memory, or on data published as
-    `make upload-data` publishes it, served from the prepared DuckDB file the worker opens."""
+# The corpus through each door: an agent's event and a Gateway's tool call on the sample CSV and on published data,
+# and the local MCP server (its own process, reached over stdio by the SDK's client) on the sample CSV.
+SETUPS = [("action group", "sample CSV"), ("action group", "published"), ("gateway", "sample CSV"),
+          ("gateway", "published"), ("local MCP", "sample CSV")]  # fmt: skip
+LIMITS = {"QUERY_TIMEOUT_SECONDS": "1", "AWS_LAMBDA_FUNCTION_MEMORY_SIZE": "1024"}
+CANARIES = {"AWS_SECRET_ACCESS_KEY": SECRET, "CANARY_SECRET": SECRET}
+
+
+@dataclass
+class Served:
+    door: Door
+    cache_dir: Path
+    published: bool
+
+
+@pytest.fixture(scope="module", params=SETUPS, ids=" on ".join)
+def served(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Served]:
+    """The SQL functions behind one door, with canaries in their environment: on the sample CSV held in memory,
+    or on data published as `make upload-data` publishes it, served from the prepared DuckDB file the worker
+    opens."""
+    door_name, data_name = request.param
     cache_dir = tmp_path_factory.mktemp("cache")
     with contextlib.ExitStack() as stack:
-        data = stack.enter_context(published_samples()) if request.param == "published" else {}
-        loaded = stack.enter_context(
-            sample_functions(
-                TARGETS,
-                f"attacks_{len(data)}",
-                cache_dir,
-                QUERY_TIMEOUT_SECONDS="1",
-                AWS_LAMBDA_FUNCTION_MEMORY_SIZE="1024",
-                AWS_SECRET_ACCESS_KEY=SECRET,
-                CANARY_SECRET=SECRET,
-                **data,
-            )
-        )
-        yield loaded, cache_dir, bool(data)
+        if door_name == "local MCP":
+            env = {"PATH": os.environ["PATH"], "DATA_CACHE_DIR": str(cache_dir), **LIMITS, **CANARIES}
+            yield Served(McpDoor(stack.enter_context(stdio_client(env))), cache_dir, False)
+            return
+        data = stack.enter_context(published_samples()) if data_name == "published" else {}
+        tag = f"attacks_{door_name.replace(' ', '_')}_{len(data)}"
+        loaded = stack.enter_context(sample_functions(TARGETS, tag, cache_dir, **LIMITS, **CANARIES, **data))
+        door = AgentDoor(loaded) if door_name == "action group" else GatewayDoor(loaded)
+        yield Served(door, cache_dir, bool(data))
 
 
 def got_hints(response: dict[str, Any]) -> bool:
-    return status_of(response) == 200 and "hints" in body_of(response)
+    reply = reply_of(response)
+    return reply.ok and "hints" in reply.body
 
 
 @pytest.mark.slow
 @pytest.mark.parametrize("name", TARGETS)
-def test_the_corpus(served: tuple[dict[str, ModuleType], Path, bool], canary_file: Path, name: str) -> None:
-    (functions, cache_dir, published), names = served, TARGETS[name]
-    function = functions[name]
-    before = ask(function, name, f"SELECT count(*) AS n, sum(hash(COLUMNS(*))) AS h FROM {names['table']}")
+def test_the_corpus(served: Served, canary_file: Path, name: str) -> None:
+    door, cache_dir, names = served.door, served.cache_dir, TARGETS[name]
+    checksum = f"SELECT count(*) AS n, sum(hash(COLUMNS(*))) AS h FROM {names['table']}"
+    before = reply_of(ask_through(door, name, checksum)).body
     places = plant_canaries(canary_file, cache_dir, names["table"], FILE_SECRET)
     surprises, hinted = [], 0
     for case in CORPUS:
-        response = ask(function, name, sql_of(case, name, places))
+        response = ask_through(door, name, sql_of(case, name, places))
         raw = json.dumps(response, ensure_ascii=False)
         assert SECRET not in raw and FILE_SECRET not in raw, f"canary leaked by {case}"
         assert not any(str(p) in raw for p in (cache_dir, places["temp_dir"], REPOSITORY)), f"path leaked by {case}"
@@ -84,18 +97,19 @@ def test_the_corpus(served: tuple[dict[str, ModuleType], Path, bool], canary_fil
             # Serving again. On a loaded machine the first call after an abort has been seen to meet the 1 s deadline
             # itself (twice in about ten runs, never when idle), so one retry is allowed.
             count = f"SELECT count(*) FROM {names['table']}"
-            recovered = [outcome(ask(function, name, count)) for _ in range(2)]
+            recovered = [outcome(ask_through(door, name, count)) for _ in range(2)]
             assert "ok" in recovered, f"not serving again after {case}: {recovered}"
     assert surprises == [], "\n".join(map(str, surprises))
     assert hinted > 0  # answers without rows carried hints through the same net
     for column in (None, names["column"], str(places["temp_canary"]), "../" * 60 + "etc/passwd", "列" * 5000):
-        response = function.lambda_handler(profile_event(name, column), LambdaContext())
+        response = look_through(door, name, column)
         raw = json.dumps(response, ensure_ascii=False)
         assert SECRET not in raw and FILE_SECRET not in raw and str(cache_dir) not in raw
-        assert status_of(response) in (200, 422) and response_bytes(response) <= BUDGET_BYTES
-    after = ask(function, name, f"SELECT count(*) AS n, sum(hash(COLUMNS(*))) AS h FROM {names['table']}")
-    assert body_of(after) == body_of(before), "data was changed"
-    assert any(cache_dir.glob(f"{names['table']}-*.duckdb")) == published  # the prepared file was what served
+        assert (reply_of(response).ok or "error" in reply_of(response).body) and response_bytes(
+            response
+        ) <= BUDGET_BYTES
+    assert reply_of(ask_through(door, name, checksum)).body == before, "data was changed"
+    assert any(cache_dir.glob(f"{names['table']}-*.duckdb")) == served.published  # the prepared file was what served
     for written in ("/tmp/stolen.csv", "/tmp/stolen.parquet", "/tmp/export", "/tmp/x.duckdb"):
         assert not Path(written).exists()
 

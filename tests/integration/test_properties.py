@@ -1,4 +1,5 @@
-"""Property-based: random SQL and random events never raise and always get a well-formed Bedrock response."""
+"""Property-based: random SQL, random events and random tool calls never raise and always get a well-formed answer:
+a Bedrock response to an agent's event, a tool result to a Gateway's call or through the local MCP server."""
 
 from __future__ import annotations
 
@@ -13,6 +14,8 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from jsonschema import Draft7Validator
+from tooling.doors import Door, GatewayDoor, McpDoor, reply_of
+from tooling.mcp_local import stdio_client
 from tooling.template import generated_schema
 
 from search_core.catalogue import ACTION_GROUPS
@@ -172,3 +175,78 @@ def test_random_events_never_break_the_response(
     response = functions[name].lambda_handler(event, LambdaContext())
     assert_well_formed(response, event)
     assert_matches_published_schema(published, name, response)
+
+
+# Through the tool doors (a Gateway's call into lambda_handler, and the local MCP server over stdio) each example is a
+# round trip through another process for the latter: a fifth of the count keeps CI within its time.
+TOOL_PROPERTY = settings(
+    max_examples=max(60, EXAMPLES // 5), deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
+
+
+@pytest.fixture(scope="module", params=["gateway", "local MCP"])
+def tool_door(
+    request: pytest.FixtureRequest, functions: dict[str, ModuleType], tmp_path_factory: pytest.TempPathFactory
+) -> Iterator[Door]:
+    if request.param == "gateway":
+        yield GatewayDoor(functions)
+        return
+    env = {"PATH": os.environ["PATH"], "DATA_CACHE_DIR": str(tmp_path_factory.mktemp("mcp-cache"))}
+    with stdio_client(env) as client:
+        yield McpDoor(client)
+
+
+def operations_of(document: dict[str, Any]) -> dict[str, dict[str, Any]]:
+    return {op["operationId"]: op for item in document["paths"].values() for op in item.values()}
+
+
+def assert_well_formed_result(published: dict[str, Any], name: str, tool: str, result: Any) -> None:
+    """A tool result as the Gateway passes it on: one text block holding our JSON body, an error flagged as one."""
+    assert isinstance(result, dict) and set(result) == {"content", "isError"}
+    reply = reply_of(result)
+    operation = operations_of(published[name]).get(tool)
+    if reply.ok:
+        assert operation is not None
+        declared = operation["responses"]["200"]["content"]["application/json"]["schema"]
+        Draft7Validator({**declared, "components": published[name]["components"]}).validate(reply.body)
+    else:
+        assert set(reply.body) == {"error"} and isinstance(reply.body["error"], str) and reply.body["error"]
+    assert response_bytes(result) <= BUDGET_BYTES
+
+
+@pytest.mark.parametrize("name", SQL_FUNCTIONS)
+@TOOL_PROPERTY
+@given(sql=sql_text)
+def test_random_sql_never_breaks_the_tool_result(
+    tool_door: Door, published: dict[str, Any], name: str, sql: str
+) -> None:
+    tool = ACTION_GROUPS[name].spec.search_operation  # type: ignore[union-attr]
+    assert_well_formed_result(published, name, tool, tool_door.call(name, tool, {"sql_query": sql}))
+
+
+argument_values = st.one_of(
+    st.none(), st.text(max_size=30), st.integers(-5, 50), st.integers(), st.dates().map(str), st.booleans(),
+    st.floats(), json_values,
+)  # fmt: skip
+
+
+@TOOL_PROPERTY
+@given(data=st.data())
+def test_random_tool_calls_never_break_the_tool_result(
+    tool_door: Door, published: dict[str, Any], data: st.DataObject
+) -> None:
+    name = data.draw(st.sampled_from(list(FUNCTIONS)))
+    operations = operations_of(published[name])
+    tool = data.draw(st.one_of(st.sampled_from(list(operations)), st.text(max_size=20)))
+    known = sorted({argument for op in operations.values() for argument in argument_names(published[name], op)})
+    keys = st.one_of(st.sampled_from(known), st.text(max_size=10)) if known else st.text(max_size=10)
+    arguments = data.draw(st.dictionaries(keys, argument_values, max_size=5))
+    assert_well_formed_result(published, name, tool, tool_door.call(name, tool, arguments))
+
+
+def argument_names(document: dict[str, Any], operation: dict[str, Any]) -> list[str]:
+    names = [p["name"] for p in operation.get("parameters", [])]
+    body = operation.get("requestBody", {}).get("content", {}).get("application/json", {}).get("schema", {})
+    if "$ref" in body:
+        names += list(document["components"]["schemas"][body["$ref"].rsplit("/", 1)[-1]].get("properties", {}))
+    return names

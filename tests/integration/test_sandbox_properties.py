@@ -2,14 +2,19 @@
 
 Catalog names in every scope and letter case, this run's paths in every encoding a query can produce, DML hidden in
 CTEs, the worker's own temp folder, and envelopes and case-law requests of any size or encoding: each through the
-real `lambda_handler`, with canaries planted in the environment and in the worker's DuckDB folder.
+real `lambda_handler` by every door (an agent's event, a Gateway's tool call, the local MCP server over stdio; the
+envelope by the agent's, the only one that has it), with canaries planted in the environment and in the worker's
+DuckDB folder.
 """
 
 from __future__ import annotations
 
+import contextlib
 import json
+import os
 import secrets
 from collections.abc import Iterator
+from dataclasses import dataclass
 from pathlib import Path
 from types import ModuleType
 from typing import Any
@@ -17,10 +22,12 @@ from typing import Any
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from tooling.attacks import TARGETS, ask
+from tooling.attacks import TARGETS, ask_through, outcome
+from tooling.doors import AgentDoor, Door, GatewayDoor, McpDoor, reply_of
+from tooling.mcp_local import stdio_client
 
 from search_core.responses import BUDGET_BYTES, response_bytes
-from tests.conftest import LambdaContext, body_of, load_event, sample_functions, status_of
+from tests.conftest import LambdaContext, load_event, sample_functions, status_of
 from tests.integration.test_properties import EXAMPLES
 
 # Each example is a real call; a tenth of the general property tests' count keeps CI within its time.
@@ -76,20 +83,44 @@ def random_case(draw: st.DrawFn, text: str) -> str:
     return "".join(c.upper() if flip else c for c, flip in zip(text, flips, strict=True))
 
 
-@pytest.fixture(scope="module")
-def cache_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    return tmp_path_factory.mktemp("cache")
+ENV = {"QUERY_TIMEOUT_SECONDS": "2", "AWS_SECRET_ACCESS_KEY": SECRET, "CANARY_SECRET": SECRET}
 
 
-@pytest.fixture(scope="module")
-def functions(cache_dir: Path) -> Iterator[dict[str, ModuleType]]:
-    env = {"QUERY_TIMEOUT_SECONDS": "2", "AWS_SECRET_ACCESS_KEY": SECRET, "CANARY_SECRET": SECRET}
-    with sample_functions([*TARGETS, "search_cases"], "sandbox_properties", cache_dir, **env) as loaded:
-        for name, names in TARGETS.items():  # start each worker, then plant a canary in its DuckDB folder
-            ask(loaded[name], name, "SELECT 1")
+@dataclass
+class Served:
+    door: Door
+    cache_dir: Path
+
+
+@pytest.fixture(scope="module", params=["action group", "gateway", "local MCP"])
+def served(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Served]:
+    """The functions behind one door, canaries in their environment and, once each worker is up, in its folder."""
+    cache_dir = tmp_path_factory.mktemp("cache")
+    with contextlib.ExitStack() as stack:
+        door: Door
+        if request.param == "local MCP":
+            env = {"PATH": os.environ["PATH"], "DATA_CACHE_DIR": str(cache_dir), **ENV}
+            door = McpDoor(stack.enter_context(stdio_client(env)))
+        else:
+            tag = f"sandbox_properties_{request.param.replace(' ', '_')}"
+            loaded = stack.enter_context(sample_functions([*TARGETS, "search_cases"], tag, cache_dir, **ENV))
+            door = AgentDoor(loaded) if request.param == "action group" else GatewayDoor(loaded)
+        for name, names in TARGETS.items():
+            ask_through(door, name, "SELECT 1")
             temp_dir = cache_dir / f"{names['table']}-worker" / "duckdb-tmp"
             (temp_dir / "canary.csv").write_text(f"secret\n{FILE_SECRET}\n", encoding="utf-8")
+        yield Served(door, cache_dir)
+
+
+@pytest.fixture(scope="module")
+def functions(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, ModuleType]]:
+    """For what only an agent's event has: its envelope."""
+    with sample_functions([*TARGETS, "search_cases"], "envelopes", tmp_path_factory.mktemp("cache"), **ENV) as loaded:
         yield loaded
+
+
+def refused(response: dict[str, Any]) -> bool:
+    return outcome(response) in ("rejected", "failed")
 
 
 def assert_nothing_leaked(response: dict[str, Any], cache_dir: Path) -> None:
@@ -103,43 +134,38 @@ def assert_nothing_leaked(response: dict[str, Any], cache_dir: Path) -> None:
 @PROPERTY
 @given(data=st.data())
 def test_catalog_sources_are_refused_in_every_scope_and_letter_case(
-    functions: dict[str, ModuleType], cache_dir: Path, name: str, data: st.DataObject
+    served: Served, name: str, data: st.DataObject
 ) -> None:
     source = random_case(data.draw, data.draw(st.sampled_from(CATALOG_SOURCES)))
     cte = data.draw(st.sampled_from([source.split(".")[-1].rstrip("()"), TARGETS[name]["table"], "x"]))
     scope = data.draw(st.sampled_from(SCOPES))
     sql = scope.format(cte=random_case(data.draw, cte), src=f"SELECT * FROM {source}", **TARGETS[name])
-    response = ask(functions[name], name, sql)
-    assert status_of(response) == 400, sql
-    assert_nothing_leaked(response, cache_dir)
+    response = ask_through(served.door, name, sql)
+    assert refused(response), sql
+    assert_nothing_leaked(response, served.cache_dir)
 
 
 @pytest.mark.parametrize("name", TARGETS)
 @PROPERTY
 @given(source=st.sampled_from(PATH_SOURCES), encoders=st.lists(st.sampled_from(ENCODERS), min_size=1, max_size=3))
-def test_host_paths_do_not_leave_in_any_encoding(
-    functions: dict[str, ModuleType], cache_dir: Path, name: str, source: str, encoders: list[str]
-) -> None:
+def test_host_paths_do_not_leave_in_any_encoding(served: Served, name: str, source: str, encoders: list[str]) -> None:
     expression = "v"
     for encoder in encoders:
         expression = encoder.format(x=f"CAST({expression} AS VARCHAR)")
-    response = ask(functions[name], name, f"WITH t AS ({source}) SELECT {expression} AS leak FROM t")
-    assert status_of(response) == 400
-    assert_nothing_leaked(response, cache_dir)
+    response = ask_through(served.door, name, f"WITH t AS ({source}) SELECT {expression} AS leak FROM t")
+    assert refused(response)
+    assert_nothing_leaked(response, served.cache_dir)
 
 
 @pytest.mark.parametrize("name", TARGETS)
 @PROPERTY
 @given(dml=st.sampled_from(DML), scope=st.sampled_from(SCOPES[:5]))
-def test_data_modifying_ctes_are_refused_and_change_nothing(
-    functions: dict[str, ModuleType], cache_dir: Path, name: str, dml: str, scope: str
-) -> None:
+def test_data_modifying_ctes_are_refused_and_change_nothing(served: Served, name: str, dml: str, scope: str) -> None:
     checksum = f"SELECT count(*) AS n, sum(hash(COLUMNS(*))) AS h FROM {TARGETS[name]['table']}"
-    before = body_of(ask(functions[name], name, checksum))
+    before = reply_of(ask_through(served.door, name, checksum)).body
     sql = scope.format(cte="x", src=dml.format(**TARGETS[name]), **TARGETS[name])
-    response = ask(functions[name], name, sql)
-    assert status_of(response) == 400
-    assert body_of(ask(functions[name], name, checksum)) == before
+    assert refused(ask_through(served.door, name, sql))
+    assert reply_of(ask_through(served.door, name, checksum)).body == before
 
 
 @pytest.mark.parametrize("name", TARGETS)
@@ -152,14 +178,12 @@ def test_data_modifying_ctes_are_refused_and_change_nothing(
                              "WITH x AS ({q}) SELECT error(CAST(COLUMNS(*) AS VARCHAR)) FROM x",
                              "WITH duckdb_tmp AS ({q}) SELECT * FROM duckdb_tmp"]),
 )  # fmt: skip
-def test_the_workers_own_folder_is_unreadable(
-    functions: dict[str, ModuleType], cache_dir: Path, name: str, reader: str, path: str, wrapper: str
-) -> None:
-    temp = cache_dir / f"{TARGETS[name]['table']}-worker" / "duckdb-tmp"
+def test_the_workers_own_folder_is_unreadable(served: Served, name: str, reader: str, path: str, wrapper: str) -> None:
+    temp = served.cache_dir / f"{TARGETS[name]['table']}-worker" / "duckdb-tmp"
     sql = wrapper.format(q=reader.format(path=path.format(temp=temp)))
-    response = ask(functions[name], name, sql)
-    assert status_of(response) == 400
-    assert_nothing_leaked(response, cache_dir)
+    response = ask_through(served.door, name, sql)
+    assert refused(response)
+    assert_nothing_leaked(response, served.cache_dir)
 
 
 HOSTILE_TEXT = st.one_of(
@@ -203,16 +227,13 @@ CASE_TEXT = st.text(alphabet="一二三四五六七八九十百千万億兆〇�
 @PROPERTY
 @given(keywords=CASE_TEXT, court=st.one_of(st.none(), CASE_TEXT), doc_id=st.text(max_size=300))
 def test_case_requests_of_any_length_or_numerals_get_a_bounded_answer(
-    functions: dict[str, ModuleType], keywords: str, court: str | None, doc_id: str
+    served: Served, keywords: str, court: str | None, doc_id: str
 ) -> None:
-    search = load_event("search_cases/search_damages.json")
-    values = {"keywords": keywords, "court": court}
-    search["requestBody"]["content"]["application/json"]["properties"] = [
-        {"name": k, "type": "string", "value": v} for k, v in values.items() if v is not None
-    ]
-    read = load_event("search_cases/read_text.json")
-    read["parameters"] = [{"name": "doc_id", "type": "string", "value": doc_id}]
-    for event in (search, read):
-        response = functions["search_cases"].lambda_handler(event, LambdaContext())
-        assert status_of(response) in (200, 400, 404, 422)
-        assert response_bytes(response) <= BUDGET_BYTES
+    for tool, arguments in (
+        ("searchCases", {"keywords": keywords, "court": court}),
+        ("readCaseText", {"doc_id": doc_id}),
+    ):
+        response = served.door.call("search_cases", tool, arguments)
+        reply = reply_of(response)
+        assert reply.ok or isinstance(reply.body["error"], str)
+        assert_nothing_leaked(response, served.cache_dir)

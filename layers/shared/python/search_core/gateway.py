@@ -8,7 +8,6 @@ through the same resolver, validation, guard, deadlines and byte budget as an ag
 
 from __future__ import annotations
 
-import json
 from typing import Any
 
 from search_core.responses import dumps_body
@@ -51,8 +50,8 @@ def called_tool(context: Any) -> str | None:
 def action_event(tools: dict[str, Tool], name: str, arguments: Any) -> dict[str, Any]:
     """The Bedrock Agent event that asks the operation behind tool `name` what the arguments ask.
 
-    Each argument is sent as an agent sends it, as text (JSON for anything but a string), so both doors validate
-    the same values; a null argument is left out, as if not given.
+    Each value goes into the event as the call gives it, so the operation validates it as it validates an agent's;
+    a null argument is left out, as if not given, and a list or object where one value belongs is refused here.
     """
     tool = tools.get(name)
     if tool is None:
@@ -65,7 +64,7 @@ def action_event(tools: dict[str, Tool], name: str, arguments: Any) -> dict[str,
             f"{tool.name} に引数 {', '.join(str(k)[:_MAX_NAME_CHARS] for k in unknown[:5])} はありません。"
             f"使える引数: {', '.join(tool.arguments)}。"
         )
-    given = {key: _as_text(key, value) for key, value in arguments.items() if value is not None}
+    given = {key: _single(tool, key, value) for key, value in arguments.items() if value is not None}
     event: dict[str, Any] = {
         "messageVersion": "1.0",
         "actionGroup": GATEWAY_ACTION_GROUP,
@@ -86,18 +85,19 @@ def unknown_tool(name: str, known: list[str]) -> str:
     )
 
 
-def _as_text(name: str, value: Any) -> str:
-    if isinstance(value, str):
-        return value
-    try:
-        return json.dumps(value, ensure_ascii=False)
-    except (ValueError, TypeError, RecursionError):
-        raise ToolCallRejected(f"引数 {name} の値を読めません。文字列か数値で渡してください。") from None
+def _single(tool: Tool, name: str, value: Any) -> Any:
+    if isinstance(value, list | dict) and _declared_type(tool, name) not in ("array", "object"):
+        raise ToolCallRejected(f"引数 {name} には値を 1 つ渡してください（配列やオブジェクトは受け付けません）。")
+    return value
 
 
-def _property(tool: Tool, name: str, value: str) -> dict[str, Any]:
-    declared = tool.input_schema["properties"][name].get("type", "string")
-    return {"name": name, "type": declared, "value": value}
+def _declared_type(tool: Tool, name: str) -> str:
+    declared: str = tool.input_schema["properties"][name].get("type", "string")
+    return declared
+
+
+def _property(tool: Tool, name: str, value: Any) -> dict[str, Any]:
+    return {"name": name, "type": _declared_type(tool, name), "value": value}
 
 
 def tool_result(response: dict[str, Any]) -> dict[str, Any]:
