@@ -12,9 +12,17 @@ from cfnlint.decode import decode_str
 from openapi_spec_validator import validate
 from tooling.layer import REQUIREMENTS, layer_requirements
 from tooling.local import ROOT
-from tooling.template import derived_files, generated_schema, rendered_template, with_agent_hash
+from tooling.template import (
+    derived_files,
+    gateway_tool,
+    generated,
+    generated_schema,
+    rendered_template,
+    with_agent_hash,
+)
 
 from search_core.catalogue import ACTION_GROUPS, camel
+from search_core.tools import Tool
 
 TEMPLATE = ROOT / "template.yaml"
 TOOL_NAME = re.compile(r"^[A-Za-z0-9_-]{1,64}$")
@@ -201,3 +209,63 @@ def test_env_json_names_every_function(template: Any) -> None:
     assert set(env) == {f"{camel(name)}Function" for name in ACTION_GROUPS}
     for name, group in ACTION_GROUPS.items():
         assert env[f"{camel(name)}Function"][group.data_variable].startswith("s3://"), name
+
+
+GATEWAY_RESOURCES = ("GatewayRole", "Gateway", "GatewayUserPool", "GatewayUserPoolDomain", "GatewayResourceServer",
+                     "GatewayClient")  # fmt: skip
+
+
+@pytest.fixture(scope="module")
+def tools() -> dict[str, list[Tool]]:
+    return {name: list(generated(group).tools.values()) for name, group in ACTION_GROUPS.items()}
+
+
+def test_each_gateway_target_offers_its_functions_own_tools(template: Any, tools: dict[str, list[Tool]]) -> None:
+    for name in ACTION_GROUPS:
+        target = template["Resources"][f"{camel(name)}GatewayTarget"]
+        assert target["Condition"] == "CreateGateway"
+        lambda_target = target["Properties"]["TargetConfiguration"]["Mcp"]["Lambda"]
+        assert lambda_target["LambdaArn"] == {"Fn::GetAtt": [f"{camel(name)}Function", "Arn"]}
+        assert lambda_target["ToolSchema"]["InlinePayload"] == [gateway_tool(tool) for tool in tools[name]]
+
+
+def test_the_gateway_role_may_invoke_our_functions_and_nothing_else(template: Any) -> None:
+    role = template["Resources"]["GatewayRole"]["Properties"]
+    [trust] = role["AssumeRolePolicyDocument"]["Statement"]
+    assert trust["Principal"] == {"Service": "bedrock-agentcore.amazonaws.com"}
+    assert trust["Condition"]["StringEquals"]["aws:SourceAccount"] == {"Ref": "AWS::AccountId"}
+    [policy] = role["Policies"]
+    [statement] = policy["PolicyDocument"]["Statement"]
+    assert statement["Effect"] == "Allow" and statement["Action"] == "lambda:InvokeFunction"
+    assert statement["Resource"] == [{"Fn::GetAtt": [f"{camel(name)}Function", "Arn"]} for name in ACTION_GROUPS]
+
+
+def test_the_gateway_is_off_by_default_and_never_open(template: Any) -> None:
+    assert template["Parameters"]["McpGateway"]["Default"] == "off"
+    for name in GATEWAY_RESOURCES:
+        assert template["Resources"][name]["Condition"] in ("CreateGateway", "GatewayUsesCognito")
+    authorizer = template["Resources"]["Gateway"]["Properties"]["AuthorizerType"]
+    assert authorizer == {"Fn::If": ["GatewayUsesCognito", "CUSTOM_JWT", "AWS_IAM"]}
+    assert template["Outputs"]["GatewayUrl"]["Value"] == {"Fn::GetAtt": ["Gateway", "GatewayUrl"]}
+
+
+def test_each_argument_says_in_words_what_the_gateways_schema_drops(tools: dict[str, list[Tool]]) -> None:
+    """A Gateway's inline schema has no enum, default or format: the model behind it reads them in the description."""
+    for tool in (tool for group in tools.values() for tool in group):
+        for name, argument in tool.input_schema["properties"].items():
+            said = argument.get("description", "")
+            assert all(value in said for value in argument.get("enum", [])), (tool.name, name)
+            assert (
+                "default" not in argument
+                or f"既定 {argument['default']}" in said
+                or (f"{argument['default']}（既定）" in said)
+            ), (tool.name, name)
+            assert argument.get("format") != "date" or "YYYY-MM-DD" in said, (tool.name, name)
+
+
+def test_descriptions_name_operations_not_paths(tools: dict[str, list[Tool]]) -> None:
+    """Every door shows the model operation names (MCP has no paths); a path in a description names nothing."""
+    everything = [tool for group in tools.values() for tool in group]
+    for tool in everything:
+        text = json.dumps([tool.description, tool.input_schema], ensure_ascii=False)
+        assert not [other.path for other in everything if other.path in text], tool.name

@@ -1,0 +1,114 @@
+"""`make mcp`, as an MCP client runs it (README's configuration): the SDK's client lists every tool of every function
+and calls each, and nothing but the protocol reaches the server's stdout."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from anyio.from_thread import start_blocking_portal
+from mcp import Client
+from mcp.client.stdio import StdioServerParameters
+from tooling.local import EVENTS_DIR, ROOT
+from tooling.mcp_local import SCRIPT, StdioClient
+from tooling.template import generated
+
+from search_core.catalogue import ACTION_GROUPS
+from search_core.tools import Tool
+
+
+@pytest.fixture(scope="module")
+def tools() -> dict[str, tuple[str, Tool]]:
+    """Every tool of the catalogue's functions, by name, with the function that offers it."""
+    return {
+        tool.name: (name, tool) for name, group in ACTION_GROUPS.items() for tool in generated(group).tools.values()
+    }
+
+
+@pytest.fixture(scope="module")
+def client(tmp_path_factory: pytest.TempPathFactory) -> Iterator[StdioClient]:
+    """The SDK's client of `make -s -C <repo> mcp`, exactly as README configures an MCP client."""
+    env = {"PATH": os.environ["PATH"], "DATA_CACHE_DIR": str(tmp_path_factory.mktemp("cache"))}
+    server = StdioServerParameters(command="make", args=["-s", "-C", str(ROOT), "mcp"], env=env, cwd="/")
+    with start_blocking_portal() as portal, portal.wrap_async_context_manager(Client(server)) as connected:
+        yield StdioClient(portal, connected)
+
+
+def example_arguments(name: str, tool: Tool) -> dict[str, Any]:
+    """The arguments of the first answerable event of events/<function>/ that calls the tool's operation."""
+    for path in sorted((EVENTS_DIR / name).glob("*.json")):
+        event = json.loads(path.read_text(encoding="utf-8"))
+        if (event["apiPath"], event["httpMethod"]) != (tool.path, tool.method) or path.stem.startswith(
+            ("invalid", "rejected", "unknown")
+        ):
+            continue
+        properties = (event.get("requestBody") or {}).get("content", {}).get("application/json", {})
+        return {p["name"]: p["value"] for p in [*(event.get("parameters") or []), *properties.get("properties", [])]}
+    raise AssertionError(f"no event of events/{name}/ calls {tool.name}")
+
+
+def test_the_client_lists_every_tool_as_the_functions_describe_it(
+    client: StdioClient, tools: dict[str, tuple[str, Tool]]
+) -> None:
+    listed = {tool.name: tool for tool in client.list_tools()}
+    assert list(listed) == list(tools)
+    for name, (_, tool) in tools.items():
+        assert listed[name].description == tool.description
+        assert listed[name].input_schema == tool.input_schema
+        assert listed[name].annotations is not None and listed[name].annotations.read_only_hint
+
+
+def test_the_client_calls_each_tool_and_gets_its_answer(
+    client: StdioClient, tools: dict[str, tuple[str, Tool]]
+) -> None:
+    for name, (function, tool) in tools.items():
+        result = client.call_tool(name, example_arguments(function, tool))
+        assert not result["isError"], (name, result)
+        assert "error" not in json.loads(result["content"][0]["text"])
+
+
+def test_a_failing_call_is_a_tool_error_the_model_reads(client: StdioClient) -> None:
+    result = client.call_tool("searchEvents", {"sql_query": "DROP TABLE events"})
+    assert result["isError"] and "SELECT" in json.loads(result["content"][0]["text"])["error"]
+    unknown = client.call_tool("deleteEvents", {})
+    assert unknown["isError"] and "searchEvents" in json.loads(unknown["content"][0]["text"])["error"]
+
+
+def test_nothing_but_the_protocol_reaches_stdout(tmp_path: Path) -> None:
+    """Logs and metrics print too: a stray line on stdout would break the client's stream."""
+    messages = [
+        {"jsonrpc": "2.0", "id": 1, "method": "initialize",
+         "params": {"protocolVersion": "2025-06-18", "capabilities": {}, "clientInfo": {"name": "t", "version": "1"}}},
+        {"jsonrpc": "2.0", "method": "notifications/initialized"},
+        {"jsonrpc": "2.0", "id": 2, "method": "tools/call",
+         "params": {"name": "searchEvents", "arguments": {"sql_query": "SELECT count(*) AS n FROM events"}}},
+        {"jsonrpc": "2.0", "id": 3, "method": "tools/call",
+         "params": {"name": "searchCases", "arguments": {"keywords": "損害賠償"}}},
+    ]  # fmt: skip
+    env = {"PATH": os.environ["PATH"], "DATA_CACHE_DIR": str(tmp_path), "POWERTOOLS_LOG_LEVEL": "INFO"}
+    with (tmp_path / "stderr").open("w+") as stderr:
+        server = subprocess.Popen(
+            [sys.executable, str(SCRIPT)],
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            stderr=stderr,
+            text=True,
+            env=env,
+        )
+        assert server.stdin is not None and server.stdout is not None
+        server.stdin.write("".join(json.dumps(m) + "\n" for m in messages))
+        server.stdin.flush()
+        answers = [json.loads(server.stdout.readline()) for _ in range(3)]  # the server stops when stdin closes
+        server.stdin.close()
+        rest = server.stdout.read()
+        assert server.wait(timeout=60) == 0
+        stderr.seek(0)
+        logged = stderr.read()
+    assert sorted(answer["id"] for answer in answers) == [1, 2, 3] and rest == ""  # the answers, and nothing else
+    assert '"_aws"' in logged and "case search" in logged  # the metrics and logs went to stderr
