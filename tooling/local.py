@@ -88,6 +88,22 @@ def load_event(name: str) -> dict[str, Any]:
     return event
 
 
+def event_arguments(event: dict[str, Any]) -> dict[str, Any]:
+    """What a tool call passes for the call an agent's event makes: its parameters and body fields as one object."""
+    body = (event.get("requestBody") or {}).get("content", {}).get("application/json", {}).get("properties", [])
+    return {item["name"]: item["value"] for item in [*(event.get("parameters") or []), *body]}
+
+
+def example_arguments(group: str, path: str, method: str) -> dict[str, Any]:
+    """The arguments of the first answerable event of events/<group>/ that calls the operation at `path`."""
+    for file in sorted((EVENTS_DIR / group).glob("*.json")):
+        event = load_event(f"{group}/{file.name}")
+        answerable = not file.stem.startswith(("invalid", "rejected", "unknown"))
+        if answerable and (event["apiPath"], event["httpMethod"]) == (path, method):
+            return event_arguments(event)
+    raise LookupError(f"no event of events/{group}/ calls {method} {path}")
+
+
 def body_of(response: dict[str, Any]) -> Any:
     return json.loads(response["response"]["responseBody"]["application/json"]["body"])
 

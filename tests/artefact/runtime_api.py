@@ -40,7 +40,7 @@ class RuntimeApi:
         # The function's process, once started: a process that has exited fails the call at once.
         self.process: subprocess.Popen[bytes] | None = None
         self.log: Path | None = None
-        self._events: queue.Queue[tuple[str, bytes]] = queue.Queue()
+        self._events: queue.Queue[tuple[str, bytes, str | None]] = queue.Queue()
         self._outcomes: dict[str, Outcome] = {}
         self._arrived = threading.Condition()
         self._server = ThreadingHTTPServer(("127.0.0.1", 0), self._handler_class())
@@ -52,9 +52,11 @@ class RuntimeApi:
         host, port = self._server.server_address[:2]
         return f"{host}:{port}"
 
-    def invoke(self, event: Any) -> Outcome:
+    def invoke(self, event: Any, client_context: dict[str, Any] | None = None) -> Outcome:
+        """Send `event` (with a client context, as an AgentCore Gateway sends one) and wait for the result."""
         request_id = str(uuid.uuid4())
-        self._events.put((request_id, json.dumps(event, ensure_ascii=False).encode()))
+        context = None if client_context is None else json.dumps(client_context)
+        self._events.put((request_id, json.dumps(event, ensure_ascii=False).encode(), context))
         deadline = time.monotonic() + self.timeout_seconds
         with self._arrived:
             while request_id not in self._outcomes:
@@ -91,9 +93,11 @@ class RuntimeApi:
                 if self.path != f"{_PREFIX}/invocation/next":
                     self._answer(404)
                     return
-                request_id, body = api._events.get()
+                request_id, body, client_context = api._events.get()
                 self.send_response(200)
                 self.send_header("Lambda-Runtime-Aws-Request-Id", request_id)
+                if client_context is not None:
+                    self.send_header("Lambda-Runtime-Client-Context", client_context)
                 self.send_header("Lambda-Runtime-Deadline-Ms", str(int((time.time() + api.timeout_seconds) * 1000)))
                 self.send_header("Lambda-Runtime-Invoked-Function-Arn", api.function_arn)
                 self.send_header("Content-Type", "application/json")

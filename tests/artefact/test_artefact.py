@@ -9,7 +9,15 @@ from typing import Any
 
 import boto3
 import pytest
-from tooling.local import DATA_DIR, EVENTS_DIR, LambdaContext, close_function, import_function
+from tooling.local import (
+    DATA_DIR,
+    EVENTS_DIR,
+    LambdaContext,
+    close_function,
+    example_arguments,
+    gateway_context,
+    import_function,
+)
 
 from search_core.catalogue import ACTION_GROUPS
 from search_core.responses import BUDGET_BYTES
@@ -59,6 +67,27 @@ def test_the_built_function_answers_every_event_as_the_code_does(
             assert "\\u" not in outcome.body.decode() or not any("\u3040" <= c <= "\u30ff" for c in body)
         if ACTION_GROUPS[name].spec is not None:  # published by make upload-data: served from its prepared file
             assert '"prepared":true' in api.log.read_text(encoding="utf-8")
+
+
+@pytest.mark.parametrize("name", FUNCTIONS)
+def test_the_built_function_answers_each_tool_call_of_a_gateway_as_the_code_does(
+    template: Any, built_layer: Path, runtime_client: Path, s3_data: dict[str, str], name: str
+) -> None:
+    module = import_function(name, f"{name}_artefact_tools")
+    try:
+        calls = {t.name: example_arguments(name, t.path, t.method) for t in module.function.tools.values()}
+        calls["noSuchTool"] = {}
+        expected = {tool: module.lambda_handler(args, gateway_context(tool))["isError"] for tool, args in calls.items()}
+    finally:
+        close_function(module)
+    assert not any(error for tool, error in expected.items() if tool != "noSuchTool")
+    with running_function(function_specs(template)[name], built_layer, runtime_client, s3_data) as api:
+        for tool, arguments in calls.items():
+            outcome = api.invoke(arguments, {"custom": {"bedrockAgentCoreToolName": f"target___{tool}"}})
+            assert outcome.kind == "response", f"{tool}: {outcome.body[:2000]!r}"
+            result = outcome.json()
+            assert result["isError"] == expected[tool], (tool, result)
+            assert isinstance(json.loads(result["content"][0]["text"]), dict)
 
 
 def test_a_new_version_of_the_data_is_served_without_a_restart(

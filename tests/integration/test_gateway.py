@@ -11,7 +11,7 @@ from types import ModuleType
 from typing import Any
 
 import pytest
-from tooling.local import EVENTS_DIR, ClientContext, LambdaContext, gateway_context, load_event
+from tooling.local import EVENTS_DIR, ClientContext, LambdaContext, event_arguments, gateway_context, load_event
 from tooling.template import generated_schema, target_name
 
 from search_core.catalogue import ACTION_GROUPS
@@ -40,12 +40,6 @@ def text_of(result: dict[str, Any]) -> Any:
     return json.loads(result["content"][0]["text"])
 
 
-def as_tool_call(event: dict[str, Any]) -> dict[str, Any]:
-    """What a Gateway sends for the call an agent's event makes: its parameters and body fields as one object."""
-    properties = (event.get("requestBody") or {}).get("content", {}).get("application/json", {}).get("properties", [])
-    return {item["name"]: item["value"] for item in [*(event.get("parameters") or []), *properties]}
-
-
 @pytest.mark.parametrize("path", EVENTS, ids=str)
 def test_every_operation_answers_a_tool_call_as_it_answers_the_agent(
     functions: dict[str, ModuleType], path: Path
@@ -59,7 +53,7 @@ def test_every_operation_answers_a_tool_call_as_it_answers_the_agent(
     if tool is None:  # a path no operation has: a Gateway only calls listed tools
         assert status_of(function.lambda_handler(event, LambdaContext())) == 404
         return
-    arguments = as_tool_call(event)
+    arguments = event_arguments(event)
     result = call(function, tool.name, arguments)
     unknown = set(arguments) - set(tool.arguments)
     if unknown:  # an agent's event with a misnamed field: the tool call says which name is wrong
@@ -84,6 +78,8 @@ def test_each_operation_of_the_payload_is_a_tool_with_a_valid_name(functions: di
     for tool in tools.values():
         assert TOOL_NAME.match(tool.name) and "___" not in tool.name
         assert re.fullmatch(GATEWAY_TARGET_NAME, target_name(ACTION_GROUPS[name]))
+        # Behind the Gateway the model sees <target>___<tool>; some model APIs take tool names of 64 characters at most.
+        assert len(f"{target_name(ACTION_GROUPS[name])}___{tool.name}") <= 64
 
 
 @pytest.mark.parametrize("name", ["searchCases", "cases___searchCases", "other-target___searchCases"])

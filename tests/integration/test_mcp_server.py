@@ -9,13 +9,12 @@ import subprocess
 import sys
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
 
 import pytest
 from anyio.from_thread import start_blocking_portal
 from mcp import Client
 from mcp.client.stdio import StdioServerParameters
-from tooling.local import EVENTS_DIR, ROOT
+from tooling.local import ROOT, example_arguments
 from tooling.mcp_local import SCRIPT, StdioClient
 from tooling.template import generated
 
@@ -40,19 +39,6 @@ def client(tmp_path_factory: pytest.TempPathFactory) -> Iterator[StdioClient]:
         yield StdioClient(portal, connected)
 
 
-def example_arguments(name: str, tool: Tool) -> dict[str, Any]:
-    """The arguments of the first answerable event of events/<function>/ that calls the tool's operation."""
-    for path in sorted((EVENTS_DIR / name).glob("*.json")):
-        event = json.loads(path.read_text(encoding="utf-8"))
-        if (event["apiPath"], event["httpMethod"]) != (tool.path, tool.method) or path.stem.startswith(
-            ("invalid", "rejected", "unknown")
-        ):
-            continue
-        properties = (event.get("requestBody") or {}).get("content", {}).get("application/json", {})
-        return {p["name"]: p["value"] for p in [*(event.get("parameters") or []), *properties.get("properties", [])]}
-    raise AssertionError(f"no event of events/{name}/ calls {tool.name}")
-
-
 def test_the_client_lists_every_tool_as_the_functions_describe_it(
     client: StdioClient, tools: dict[str, tuple[str, Tool]]
 ) -> None:
@@ -68,7 +54,7 @@ def test_the_client_calls_each_tool_and_gets_its_answer(
     client: StdioClient, tools: dict[str, tuple[str, Tool]]
 ) -> None:
     for name, (function, tool) in tools.items():
-        result = client.call_tool(name, example_arguments(function, tool))
+        result = client.call_tool(name, example_arguments(function, tool.path, tool.method))
         assert not result["isError"], (name, result)
         assert "error" not in json.loads(result["content"][0]["text"])
 
