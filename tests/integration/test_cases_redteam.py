@@ -119,5 +119,8 @@ def test_passages_limit_and_term_count_are_bounded_like_search(cases: ModuleType
 def test_an_empty_answer_caused_by_an_exclusion_says_what_it_removed(cases: ModuleType) -> None:
     """From the case-law agent frame: -控訴 also drops every 控訴人, which the agent could not tell."""
     body = body_of(ask(cases, "search", {"keywords": "事件 -事"}))
-    assert body["total"] == 0 and "除外語を外すと" in body["message"]
+    assert body["total"] == 0 and "除外語（-事）を外すと" in body["message"]
     assert "すべてを満たす判決はありません" not in body["message"]
+    # From the Gateway's agent frame: the message named -控訴 whatever had been excluded.
+    both = body_of(ask(cases, "search", {"keywords": "事件 -事 -件"}))["message"]
+    assert "除外語（-事、-件）を外すと" in both

@@ -336,9 +336,10 @@ def _no_hits(found: CaseMatches, query: CaseQuery) -> str:
             "OR を使うか語を減らしてください。"
         )
     if found.without_excluded:
+        excluded = "、".join(f"-{term_text(term)[:60]}" for term in query.expression.excluded)
         parts.append(
-            f"除外語を外すと {found.without_excluded} 件あります（除外は語の一部にも一致します。"
-            "-控訴 は 控訴人 を含む判決も除きます）。"
+            f"除外語（{excluded}）を外すと {found.without_excluded} 件あります（除外は語の一部にも一致します。"
+            "たとえば -控訴 は 控訴人 を含む判決も除きます）。"
         )
     if found.filtered_total == 0:
         parts.append("court・日付の条件だけで 0 件です。裁判所名や期間を見直してください。")
