@@ -145,6 +145,16 @@ def test_hostile_arguments_get_a_bounded_tool_error(functions: dict[str, ModuleT
     assert response_bytes(result) <= BUDGET_BYTES
 
 
+@pytest.mark.parametrize("arguments", [{"\ud800": "x"}, {"keywords\udfff": 1}], ids=range(2))
+def test_a_name_utf8_cannot_carry_gets_a_result_that_can_be_sent(
+    functions: dict[str, ModuleType], arguments: Any
+) -> None:
+    for tool, given in (("searchCases", arguments), ("search\ud800Cases", {})):
+        result = call(functions["search_cases"], tool, given)
+        assert result["isError"] and "UTF-8" in text_of(result)["error"]
+        json.dumps(result, ensure_ascii=False).encode()  # what the runtime does with it
+
+
 @pytest.mark.parametrize("custom", [{"bedrockAgentCoreToolName": 7}, {"bedrockAgentCoreToolName": ""}])
 def test_a_tool_name_that_is_not_a_name_is_a_tool_error(functions: dict[str, ModuleType], custom: Any) -> None:
     context = LambdaContext(client_context=ClientContext(custom=custom))

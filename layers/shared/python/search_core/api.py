@@ -62,6 +62,8 @@ class ActionGroupFunction:
 
     def call_tool(self, name: str, arguments: Any, context: LambdaContext) -> dict[str, Any]:
         """A tool call answered as a tool result; never raises."""
+        if not encodable([name, arguments]):  # the door's own messages quote names, which must then be sendable
+            return tool_error(_UNENCODABLE)
         logger.append_keys(tool=name[:200])
         try:
             event = action_event(self.tools, name, arguments)
@@ -80,7 +82,8 @@ class ActionGroupFunction:
 def _observed_handler(
     answer: Callable[[Any, LambdaContext], dict[str, Any]],
 ) -> Callable[[dict[str, Any], LambdaContext], dict[str, Any]]:
-    @logger.inject_lambda_context
+    # Each invocation starts with no keys of the previous one (a tool call's name must not tag an agent's event).
+    @logger.inject_lambda_context(clear_state=True)
     @metrics.log_metrics
     @tracer.capture_lambda_handler
     def lambda_handler(event: dict[str, Any], context: LambdaContext) -> dict[str, Any]:
