@@ -1,0 +1,60 @@
+"""The red teams' corpora (tests/attacks/redteam_cases.jsonl and redteam_hints.jsonl) through the tool doors: a
+Gateway's call into lambda_handler and the local MCP server over stdio answer each case as an agent's event is
+answered (tests/integration/test_cases_redteam.py and test_redteam_hints.py), within the budget."""
+
+from __future__ import annotations
+
+import json
+import os
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from tooling.attacks import TARGETS, ask_through, matches, outcome
+from tooling.doors import Door, GatewayDoor, McpDoor, reply_of
+from tooling.mcp_local import stdio_client
+
+from search_core.case_search import FIND_IN_CASE, READ_TEXT, SEARCH
+from search_core.responses import BUDGET_BYTES, response_bytes
+from tests.conftest import sample_functions
+
+ATTACKS = Path(__file__).parents[1] / "attacks"
+CASES = [json.loads(line) for line in (ATTACKS / "redteam_cases.jsonl").open(encoding="utf-8")]
+HINTS = [json.loads(line) for line in (ATTACKS / "redteam_hints.jsonl").open(encoding="utf-8")]
+CASE_TOOLS = {"search": SEARCH, "text": READ_TEXT, "passages": FIND_IN_CASE}
+ENV = {"QUERY_TIMEOUT_SECONDS": "3"}
+
+
+@pytest.fixture(scope="module", params=["gateway", "local MCP"])
+def door(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Door]:
+    cache_dir = tmp_path_factory.mktemp("cache")
+    if request.param == "local MCP":
+        with stdio_client({"PATH": os.environ["PATH"], "DATA_CACHE_DIR": str(cache_dir), **ENV}) as client:
+            yield McpDoor(client)
+        return
+    with sample_functions([*TARGETS, "search_cases"], "redteam_doors", cache_dir, **ENV) as loaded:
+        yield GatewayDoor(loaded)
+
+
+@pytest.mark.parametrize(
+    "case", CASES, ids=[f"{c['category']}: {json.dumps(c['args'], ensure_ascii=False)[:50]}" for c in CASES]
+)
+def test_every_case_law_case_answers_as_it_should(door: Door, case: dict[str, Any]) -> None:
+    result = door.call("search_cases", CASE_TOOLS[case["op"]], case["args"])
+    assert response_bytes(result) <= BUDGET_BYTES
+    reply = reply_of(result)
+    if case["expect"] == "ok":
+        assert reply.ok, reply.body
+    elif case["expect"] in ("422", "404"):
+        assert not reply.ok and reply.body["error"]
+    if case["op"] == "search" and reply.ok:  # more is false only when the count proves it
+        assert reply.body["more"] == (reply.body["total"] > reply.body["count"] or not reply.body["total_exact"])
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("case", HINTS, ids=[f"{c['category']}: {c['sql'][:60]}" for c in HINTS])
+def test_every_hints_case_has_its_outcome(door: Door, case: dict[str, Any]) -> None:
+    result = ask_through(door, case["group"], case["sql"])
+    assert response_bytes(result) <= BUDGET_BYTES
+    assert matches(case["expect"], outcome(result)), (case["note"], reply_of(result).body)
