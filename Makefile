@@ -41,7 +41,8 @@ demo: setup
 	$(PY) scripts/demo.py
 
 # A local MCP server over stdio (README, "Local MCP server"). Its stdout is the protocol: setup's output goes to
-# stderr and nothing is echoed (an MCP client runs `make -s -C <repo> mcp`).
+# stderr and nothing is echoed. An MCP client runs `make -s -C <repo> mcp`: without -s, make's own "Entering
+# directory" line would reach the client.
 mcp:
 	@$(MAKE) --no-print-directory setup >&2
 	@$(PY) scripts/mcp_server.py

@@ -9,7 +9,6 @@ with its validation, guard, deadlines and byte budget.
 from __future__ import annotations
 
 import sys
-import threading
 from collections.abc import AsyncIterator, Iterable, Iterator
 from contextlib import asynccontextmanager, contextmanager, redirect_stdout
 from importlib.metadata import version
@@ -27,28 +26,38 @@ from tooling.local import ROOT, close_function, gateway_context, import_function
 
 from search_core.catalogue import ACTION_GROUPS
 from search_core.gateway import tool_error, unknown_tool
+from search_core.settings import Settings
 from search_core.tools import Tool
 
 SERVER_NAME = PACKAGE = "bedrock-agent-search"
 SCRIPT = ROOT / "scripts" / "mcp_server.py"
 # Every operation only reads: a client may call any of them without asking its user first.
 READ_ONLY = types.ToolAnnotations(read_only_hint=True, destructive_hint=False, idempotent_hint=True)
+# How long a call waits for the calls to the same function before it: as long as four of them may take.
+QUEUED_CALLS = 4
+BUSY = (
+    "ローカルの MCP サーバーは同じ関数への呼び出しを 1 つずつ処理します。"
+    "先の呼び出しが多く、時間内に順番が来ませんでした。同時に送る呼び出しを減らして再試行してください。"
+)
 
 
 class LocalTools:
     """The functions, each loaded as Lambda loads it, and their tools by name.
 
-    One call at a time per function, as one Lambda execution environment serves them.
+    One call at a time per function, as one Lambda execution environment serves them. A call waits for the one
+    before it without holding a thread (the protocol's own reading and writing need them), and gives up after
+    as long as QUEUED_CALLS calls may take: where Lambda would start another environment, it says it is busy.
     """
 
     def __init__(self, names: Iterable[str] = ACTION_GROUPS) -> None:
         self._functions: dict[str, ModuleType] = {}
-        self._locks: dict[str, threading.Lock] = {}
+        self._turns: dict[str, anyio.Lock] = {}
+        self._wait_seconds = QUEUED_CALLS * Settings.from_env().query_timeout_seconds
         self.tools: dict[str, tuple[str, Tool]] = {}
         try:
             for name in names:
                 self._functions[name] = import_function(name, f"{name}_mcp")
-                self._locks[name] = threading.Lock()
+                self._turns[name] = anyio.Lock()
                 for tool in self._functions[name].function.tools.values():
                     if tool.name in self.tools:
                         raise ValueError(f"two functions offer a tool named {tool.name}")
@@ -63,14 +72,23 @@ class LocalTools:
             for _, t in self.tools.values()
         ]
 
-    def call(self, name: str, arguments: Any) -> dict[str, Any]:
+    async def call(self, name: str, arguments: Any) -> dict[str, Any]:
         """The tool result the function returns, as the Gateway would pass it on."""
         if name not in self.tools:
             return tool_error(unknown_tool(name, list(self.tools)))
         function = self.tools[name][0]
-        with self._locks[function]:
-            result: dict[str, Any] = self._functions[function].lambda_handler(arguments, gateway_context(name))
-        return result
+        turn, waited = self._turns[function], True
+        with anyio.move_on_after(self._wait_seconds):
+            await turn.acquire()
+            waited = False
+        if waited:
+            return tool_error(BUSY)
+        try:
+            handler = self._functions[function].lambda_handler
+            result: dict[str, Any] = await anyio.to_thread.run_sync(handler, arguments, gateway_context(name))
+            return result
+        finally:
+            turn.release()
 
     def close(self) -> None:
         for module in self._functions.values():
@@ -85,7 +103,7 @@ def mcp_server(tools: LocalTools) -> Server[Any]:
         return types.ListToolsResult(tools=tools.listed())
 
     async def call_tool(_: Any, params: types.CallToolRequestParams) -> types.CallToolResult:
-        result = await anyio.to_thread.run_sync(tools.call, params.name, params.arguments or {})
+        result = await tools.call(params.name, params.arguments or {})
         content = [types.TextContent(text=block["text"]) for block in result["content"]]
         return types.CallToolResult(content=content, is_error=result["isError"])
 

@@ -97,10 +97,15 @@ def test_an_unknown_tool_is_a_tool_error_naming_the_tools(functions: dict[str, M
     assert "dropEvents" in text_of(result)["error"] and "searchEvents" in text_of(result)["error"]
 
 
-@pytest.mark.parametrize("arguments", [[], "SELECT 1", 42, None, True, [{"sql_query": "SELECT 1"}]], ids=repr)
+@pytest.mark.parametrize("arguments", [[], "SELECT 1", 42, True, [{"sql_query": "SELECT 1"}]], ids=repr)
 def test_arguments_that_are_not_an_object_are_a_tool_error(functions: dict[str, ModuleType], arguments: Any) -> None:
     result = call(functions["search_events"], "searchEvents", arguments)
     assert result["isError"] and "JSON オブジェクト" in text_of(result)["error"]
+
+
+def test_no_arguments_at_all_are_an_empty_object(functions: dict[str, ModuleType]) -> None:
+    """From the red team: MCP lets a call leave its arguments out; the local server already sent {} for them."""
+    assert not call(functions["search_events"], "profileEvents", None)["isError"]
 
 
 def test_a_misspelt_argument_is_named_with_the_ones_the_tool_takes(functions: dict[str, ModuleType]) -> None:
@@ -134,10 +139,11 @@ def test_a_number_as_json_or_as_an_agents_text_is_the_same_number(functions: dic
         {"limit": float("nan")},
         {"limit": -(10**400)},
         {"sort": True},
+        {"court": "東京地裁", "limit": True},  # the red team: read as 1, where an agent's "true" is refused
         {"date_from": {"$gt": "2020-01-01"}},
         {"keywords": "あ" * 2_000_000},
     ],
-    ids=range(10),
+    ids=range(11),
 )
 def test_hostile_arguments_get_a_bounded_tool_error(functions: dict[str, ModuleType], arguments: Any) -> None:
     result = call(functions["search_cases"], "searchCases", arguments)

@@ -8,6 +8,7 @@ import os
 import subprocess
 import sys
 from collections.abc import Iterator
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import pytest
@@ -15,7 +16,7 @@ from anyio.from_thread import start_blocking_portal
 from mcp import Client
 from mcp.client.stdio import StdioServerParameters
 from tooling.local import ROOT, example_arguments
-from tooling.mcp_local import SCRIPT, StdioClient
+from tooling.mcp_local import SCRIPT, StdioClient, stdio_client
 from tooling.template import generated
 
 from search_core.catalogue import ACTION_GROUPS
@@ -98,3 +99,17 @@ def test_nothing_but_the_protocol_reaches_stdout(tmp_path: Path) -> None:
         logged = stderr.read()
     assert sorted(answer["id"] for answer in answers) == [1, 2, 3] and rest == ""  # the answers, and nothing else
     assert '"_aws"' in logged and "case search" in logged  # the metrics and logs went to stderr
+
+
+def test_calls_queued_behind_slow_ones_end_busy_and_other_functions_still_answer(tmp_path: Path) -> None:
+    """From the red team: 40 slow calls at once used to take every thread, so the server answered nothing else for
+    a minute. Now a call waits for its function without a thread, and gives up after as long as four calls take."""
+    env = {"PATH": os.environ["PATH"], "DATA_CACHE_DIR": str(tmp_path), "QUERY_TIMEOUT_SECONDS": "1"}
+    slow = {"sql_query": "SELECT count(*) FROM range(100000000000)"}
+    with stdio_client(env) as client, ThreadPoolExecutor(max_workers=12) as pool:
+        queued = [pool.submit(client.call_tool, "searchEvents", slow) for _ in range(10)]
+        other = pool.submit(client.call_tool, "searchCases", {"keywords": "損害賠償"})
+        errors = [json.loads(future.result()["content"][0]["text"])["error"] for future in queued]
+        assert not other.result()["isError"]
+    assert any("1 つずつ処理します" in error for error in errors)  # ten at ~1 s each: the last ones waited too long
+    assert all("中断しました" in error or "1 つずつ" in error for error in errors), errors

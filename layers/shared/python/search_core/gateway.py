@@ -51,11 +51,13 @@ def action_event(tools: dict[str, Tool], name: str, arguments: Any) -> dict[str,
     """The Bedrock Agent event that asks the operation behind tool `name` what the arguments ask.
 
     Each value goes into the event as the call gives it, so the operation validates it as it validates an agent's;
-    a null argument is left out, as if not given, and a list or object where one value belongs is refused here.
+    a null argument is left out, as if not given, and no arguments at all are an empty object.
     """
     tool = tools.get(name)
     if tool is None:
         raise ToolCallRejected(unknown_tool(name, list(tools)))
+    if arguments is None:  # a call without arguments, as MCP allows
+        arguments = {}
     if not isinstance(arguments, dict):
         raise ToolCallRejected(f"{tool.name} の引数は JSON オブジェクト（引数名と値の組）で渡してください。")
     unknown = [key for key in arguments if key not in tool.arguments]
@@ -86,8 +88,13 @@ def unknown_tool(name: str, known: list[str]) -> str:
 
 
 def _single(tool: Tool, name: str, value: Any) -> Any:
-    if isinstance(value, list | dict) and _declared_type(tool, name) not in ("array", "object"):
+    """The value of one argument, refused where the operation's validation would take it for another kind: one value
+    for a list or object, a number for true or false (an agent's "true" is refused as a number; JSON's would not be)."""
+    declared = _declared_type(tool, name)
+    if isinstance(value, list | dict) and declared not in ("array", "object"):
         raise ToolCallRejected(f"引数 {name} には値を 1 つ渡してください（配列やオブジェクトは受け付けません）。")
+    if isinstance(value, bool) and declared != "boolean":
+        raise ToolCallRejected(f"引数 {name} に true / false は渡せません（型: {declared}）。")
     return value
 
 
