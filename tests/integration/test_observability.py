@@ -9,6 +9,7 @@ from types import ModuleType
 from typing import Any
 
 import pytest
+from tooling.local import ClientContext
 
 from search_core.observability import logger
 from tests.conftest import LambdaContext, sql_event
@@ -64,3 +65,29 @@ def test_metrics_count_rejections_and_truncations(
         "DataReloads",
         "DataLoadTime",
     } <= names
+
+
+def test_a_tool_call_is_logged_with_the_gateways_ids_and_counted(
+    events_fn: ModuleType, log_output: io.StringIO, capsys: pytest.CaptureFixture[str]
+) -> None:
+    custom = {
+        "bedrockAgentCoreToolName": "events___searchEvents",
+        "bedrockAgentCoreAwsRequestId": "req-1",
+        "bedrockAgentCoreGatewayId": "gw-abc",
+        "bedrockAgentCoreTargetId": "T1",
+        "bedrockAgentCoreMcpMessageId": "7",
+    }
+    context = LambdaContext(client_context=ClientContext(custom=custom))
+    events_fn.lambda_handler({"sql_query": "SELECT count(*) AS n FROM events"}, context)
+    [answered] = [r for r in records(log_output.getvalue()) if r.get("message") == "query answered"]
+    assert answered["tool"] == "searchEvents" and answered["actionGroup"] == "agentcore-gateway"
+    assert (answered["gatewayRequestId"], answered["gatewayId"], answered["gatewayTargetId"]) == (
+        "req-1",
+        "gw-abc",
+        "T1",
+    )
+    events_fn.lambda_handler(sql_event("search_events", "SELECT 1 AS n"), LambdaContext())
+    [agents] = [r for r in records(log_output.getvalue()) if r.get("message") == "query answered"][1:]
+    assert "tool" not in agents and "gatewayId" not in agents  # the next agent event carries none of them
+    emitted = [r for r in records(capsys.readouterr().out) if "_aws" in r]
+    assert any("ToolCalls" in r for r in emitted)

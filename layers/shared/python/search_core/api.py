@@ -17,7 +17,7 @@ from aws_lambda_powertools.utilities.typing import LambdaContext
 from pydantic import BaseModel, Field, ValidationError
 
 from search_core.errors import SearchError
-from search_core.gateway import ToolCallRejected, action_event, called_tool, tool_error, tool_result
+from search_core.gateway import ToolCallRejected, action_event, called_tool, gateway_ids, tool_error, tool_result
 from search_core.observability import logger, metrics, tracer
 from search_core.openapi import document_of
 from search_core.responses import BUDGET_BYTES, dumps_body, echo_of, encodable, envelope, utf8_size
@@ -64,7 +64,8 @@ class ActionGroupFunction:
         """A tool call answered as a tool result; never raises."""
         if not encodable([name, arguments]):  # the door's own messages quote names, which must then be sendable
             return tool_error(_UNENCODABLE)
-        logger.append_keys(tool=name[:200])
+        logger.append_keys(tool=name[:200], **gateway_ids(context))
+        metrics.add_metric(name="ToolCalls", unit="Count", value=1)
         try:
             event = action_event(self.tools, name, arguments)
         except ToolCallRejected as rejected:

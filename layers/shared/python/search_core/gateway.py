@@ -28,6 +28,15 @@ class ToolCallRejected(Exception):
         self.message = message
 
 
+# What else a Gateway puts in the client context, as the keys a log line names it by: to find a call in both logs.
+_GATEWAY_IDS = {
+    "bedrockAgentCoreAwsRequestId": "gatewayRequestId",
+    "bedrockAgentCoreGatewayId": "gatewayId",
+    "bedrockAgentCoreTargetId": "gatewayTargetId",
+    "bedrockAgentCoreMcpMessageId": "mcpMessageId",
+}
+
+
 def called_tool(context: Any) -> str | None:
     """The name of the tool a Gateway invocation calls, its target prefix removed; None when the invocation is not
     the Gateway's (a Bedrock Agent's carries no client context).
@@ -45,6 +54,21 @@ def called_tool(context: Any) -> str | None:
     if not isinstance(name, str):
         return ""
     return name.partition(TARGET_SEPARATOR)[2] if TARGET_SEPARATOR in name else name
+
+
+def gateway_ids(context: Any) -> dict[str, str]:
+    """The Gateway's identifiers of a call, for the log.
+
+    >>> from types import SimpleNamespace as Context
+    >>> gateway_ids(Context(client_context=Context(custom={"bedrockAgentCoreGatewayId": "gw-1", "x": "y"})))
+    {'gatewayId': 'gw-1'}
+    """
+    custom = getattr(getattr(context, "client_context", None), "custom", None) or {}
+    return {
+        name: custom[key][:_MAX_NAME_CHARS]
+        for key, name in _GATEWAY_IDS.items()
+        if isinstance(custom.get(key), str) and custom[key].isprintable()
+    }
 
 
 def action_event(tools: dict[str, Tool], name: str, arguments: Any) -> dict[str, Any]:
