@@ -1,4 +1,4 @@
-"""make bench, last step: turn build/bench/{sql.json,layer.json,cases.md} into BENCHMARKS.md and its chart.
+"""make bench, last step: turn build/bench/{sql.json,layer.json,cases.md,doors.md} into BENCHMARKS.md and its chart.
 
     .venv/bin/python scripts/bench_report.py
 
@@ -358,7 +358,11 @@ def memory_panel(ax: Any, runs: list[Run]) -> None:
 
 
 def report(
-    sql: dict[str, Any], layer: dict[str, Any] | None, cases: str | None, compared: dict[str, Any] | None = None
+    sql: dict[str, Any],
+    layer: dict[str, Any] | None,
+    cases: str | None,
+    compared: dict[str, Any] | None = None,
+    doors: str | None = None,
 ) -> str:
     runs, machine = sql["runs"], sql["machine"]
     datasets = sorted({run["dataset"] for run in runs})
@@ -464,7 +468,13 @@ def report(
     ]
     if cases:
         lines += ["", "## Case-law search", "", "`scripts/bench_cases.py`: " + cases.strip().removeprefix("# ")]
+    if doors:
+        lines += ["", "## " + doors.strip().removeprefix("# ")]
     return "\n".join(lines) + "\n"
+
+
+def read_text(path: Path) -> str | None:
+    return path.read_text(encoding="utf-8") if path.exists() else None
 
 
 def read_json(path: Path) -> Any:
@@ -475,11 +485,10 @@ def main() -> None:
     sql = read_json(BUILD / "sql.json")
     if sql is None:
         sys.exit("build/bench/sql.json is missing: run scripts/bench_sql.py first (make bench does)")
-    cases_path = BUILD / "cases.md"
-    cases = cases_path.read_text(encoding="utf-8") if cases_path.exists() else None
+    cases, doors = read_text(BUILD / "cases.md"), read_text(BUILD / "doors.md")
     chart(sql["runs"], CHART)
     compared = read_json(BUILD / "compare.json")
-    REPORT.write_text(report(sql, read_json(BUILD / "layer.json"), cases, compared), encoding="utf-8")
+    REPORT.write_text(report(sql, read_json(BUILD / "layer.json"), cases, compared, doors), encoding="utf-8")
     print(f"wrote {REPORT.relative_to(ROOT)} and {CHART.relative_to(ROOT)}")
 
 

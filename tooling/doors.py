@@ -48,12 +48,17 @@ class AgentDoor:
         self.functions = functions
 
     def call(self, group: str, tool: str, arguments: dict[str, Any]) -> dict[str, Any]:
-        function = self.functions[group]
+        response: dict[str, Any] = self.functions[group].lambda_handler(
+            self.event(group, tool, arguments), LambdaContext()
+        )
+        return response
+
+    def event(self, group: str, tool: str, arguments: dict[str, Any]) -> dict[str, Any]:
+        """The real event an agent sends (its session, its attributes) to call `tool` of `group`."""
         event = load_event("search_events/free_events.json")
         event.pop("requestBody")
-        event.update(action_event(function.function.tools, tool, arguments), actionGroup=group)
-        response: dict[str, Any] = function.lambda_handler(event, LambdaContext())
-        return response
+        event.update(action_event(self.functions[group].function.tools, tool, arguments), actionGroup=group)
+        return event
 
 
 class GatewayDoor:
