@@ -6,6 +6,7 @@
 from __future__ import annotations
 
 import os
+import signal
 import sys
 from pathlib import Path
 
@@ -19,4 +20,7 @@ import anyio
 from tooling.mcp_local import serve_stdio
 
 if __name__ == "__main__":
+    # Ctrl-C ends the server at once: the thread reading stdin cannot be interrupted, so a KeyboardInterrupt would wait
+    # for the client's next line (the SQL workers notice their parent is gone and stop by themselves).
+    signal.signal(signal.SIGINT, lambda *_: os._exit(130))
     anyio.run(serve_stdio)

@@ -8,8 +8,9 @@ with its validation, guard, deadlines and byte budget.
 
 from __future__ import annotations
 
+import json
 import sys
-from collections.abc import AsyncIterator, Iterable, Iterator
+from collections.abc import AsyncIterable, AsyncIterator, Iterable, Iterator
 from contextlib import asynccontextmanager, contextmanager, redirect_stdout
 from importlib.metadata import version
 from types import ModuleType
@@ -18,18 +19,26 @@ from typing import Any
 import anyio
 import mcp_types as types
 from anyio.from_thread import BlockingPortal, start_blocking_portal
+from anyio.streams.memory import MemoryObjectSendStream
 from mcp import Client
 from mcp.client.stdio import StdioServerParameters
 from mcp.server.lowlevel import Server
 from mcp.server.stdio import stdio_server
+from mcp.shared.message import SessionMessage
+from pydantic import ValidationError
 from tooling.local import ROOT, close_function, gateway_context, import_function
 
 from search_core.catalogue import ACTION_GROUPS
 from search_core.gateway import tool_error, unknown_tool
+from search_core.responses import encodable
 from search_core.settings import Settings
 from search_core.tools import Tool
 
 SERVER_NAME = PACKAGE = "bedrock-agent-search"
+UNREADABLE = (
+    "リクエストを読めません。UTF-8 で表せない文字（対になっていないサロゲートなど）を除くか、"
+    "JSON-RPC の形式（jsonrpc・id・method・params）を直してください。"
+)
 SCRIPT = ROOT / "scripts" / "mcp_server.py"
 # Every operation only reads: a client may call any of them without asking its user first.
 READ_ONLY = types.ToolAnnotations(read_only_hint=True, destructive_hint=False, idempotent_hint=True)
@@ -118,9 +127,58 @@ async def serve_stdio() -> None:
         tools = LocalTools()
         try:
             server = mcp_server(tools)
-            await server.run(read_stream, write_stream, server.create_initialization_options())
+            readable, readable_out = anyio.create_memory_object_stream[SessionMessage | Exception]()
+            async with anyio.create_task_group() as group:
+                group.start_soon(_answering_unreadable, read_stream, readable, write_stream)
+                await server.run(readable_out, write_stream, server.create_initialization_options())
         finally:
             tools.close()
+
+
+async def _answering_unreadable(
+    incoming: AsyncIterable[SessionMessage | Exception],
+    forward: MemoryObjectSendStream[SessionMessage | Exception],
+    replies: Any,
+) -> None:
+    """Pass every message on, and answer a request the SDK could not read but whose id is known.
+
+    The SDK drops a line it cannot validate, so its client would wait for ever: a lone surrogate escaped in any
+    string (which a Gateway's call gets a tool error for), or a request without its method.
+    """
+    async with forward:
+        async for item in incoming:
+            request_id = unreadable_request_id(item) if isinstance(item, Exception) else None
+            if request_id is None:
+                await forward.send(item)
+                continue
+            error = types.ErrorData(code=types.INVALID_REQUEST, message=UNREADABLE)
+            await replies.send(SessionMessage(types.JSONRPCError(jsonrpc="2.0", id=request_id, error=error)))
+
+
+def unreadable_request_id(error: Exception) -> str | int | None:
+    """The id of a request in a line the SDK could not validate, when the line still parses as JSON and names one.
+
+    >>> import mcp_types as types
+    >>> try:
+    ...     types.jsonrpc_message_adapter.validate_json('{"jsonrpc":"2.0","id":7,"method":"ping","params":"\\ud800"}')
+    ... except ValueError as error:
+    ...     unreadable_request_id(error)
+    7
+    """
+    if not isinstance(error, ValidationError):
+        return None
+    for detail in error.errors():
+        found = detail.get("input")
+        if isinstance(found, str):
+            try:
+                found = json.loads(found)
+            except ValueError:
+                continue
+        if isinstance(found, dict) and not {"result", "error"} & found.keys():  # a request, not a client's answer
+            request_id = found.get("id")
+            if isinstance(request_id, int | str) and not isinstance(request_id, bool) and encodable(request_id):
+                return request_id
+    return None
 
 
 @asynccontextmanager

@@ -5,11 +5,14 @@ from __future__ import annotations
 
 import json
 import os
+import queue
 import subprocess
 import sys
+import threading
 from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
+from typing import Any
 
 import pytest
 from anyio.from_thread import start_blocking_portal
@@ -67,17 +70,16 @@ def test_a_failing_call_is_a_tool_error_the_model_reads(client: StdioClient) -> 
     assert unknown["isError"] and "searchEvents" in json.loads(unknown["content"][0]["text"])["error"]
 
 
-def test_nothing_but_the_protocol_reaches_stdout(tmp_path: Path) -> None:
-    """Logs and metrics print too: a stray line on stdout would break the client's stream."""
-    messages = [
-        {"jsonrpc": "2.0", "id": 1, "method": "initialize",
-         "params": {"protocolVersion": "2025-06-18", "capabilities": {}, "clientInfo": {"name": "t", "version": "1"}}},
-        {"jsonrpc": "2.0", "method": "notifications/initialized"},
-        {"jsonrpc": "2.0", "id": 2, "method": "tools/call",
-         "params": {"name": "searchEvents", "arguments": {"sql_query": "SELECT count(*) AS n FROM events"}}},
-        {"jsonrpc": "2.0", "id": 3, "method": "tools/call",
-         "params": {"name": "searchCases", "arguments": {"keywords": "損害賠償"}}},
-    ]  # fmt: skip
+INITIALIZE = [
+    {"jsonrpc": "2.0", "id": 1, "method": "initialize",
+     "params": {"protocolVersion": "2025-06-18", "capabilities": {}, "clientInfo": {"name": "t", "version": "1"}}},
+    {"jsonrpc": "2.0", "method": "notifications/initialized"},
+]  # fmt: skip
+
+
+def raw_session(lines: list[str], answers: int, tmp_path: Path) -> tuple[list[dict[str, Any]], str, str]:
+    """The server fed `lines` (after initialize) as a client would: its first `answers` replies, whatever else
+    reached its stdout once stdin closed, and its stderr."""
     env = {"PATH": os.environ["PATH"], "DATA_CACHE_DIR": str(tmp_path), "POWERTOOLS_LOG_LEVEL": "INFO"}
     with (tmp_path / "stderr").open("w+") as stderr:
         server = subprocess.Popen(
@@ -89,16 +91,41 @@ def test_nothing_but_the_protocol_reaches_stdout(tmp_path: Path) -> None:
             env=env,
         )
         assert server.stdin is not None and server.stdout is not None
-        server.stdin.write("".join(json.dumps(m) + "\n" for m in messages))
+        server.stdin.write("".join([*(json.dumps(m) + "\n" for m in INITIALIZE), *(line + "\n" for line in lines)]))
         server.stdin.flush()
-        answers = [json.loads(server.stdout.readline()) for _ in range(3)]  # the server stops when stdin closes
+        out: queue.Queue[str] = queue.Queue()  # read apart, so that a reply that never comes fails, not hangs
+        reader = threading.Thread(target=lambda: [out.put(line) for line in server.stdout or []], daemon=True)
+        reader.start()
+        replies = [json.loads(out.get(timeout=60)) for _ in range(answers)]  # it stops when stdin closes
         server.stdin.close()
-        rest = server.stdout.read()
         assert server.wait(timeout=60) == 0
+        reader.join(timeout=10)
         stderr.seek(0)
-        logged = stderr.read()
-    assert sorted(answer["id"] for answer in answers) == [1, 2, 3] and rest == ""  # the answers, and nothing else
+        return replies, "".join(out.queue), stderr.read()
+
+
+def test_nothing_but_the_protocol_reaches_stdout(tmp_path: Path) -> None:
+    """Logs and metrics print too: a stray line on stdout would break the client's stream."""
+    calls = [
+        {"jsonrpc": "2.0", "id": 2, "method": "tools/call",
+         "params": {"name": "searchEvents", "arguments": {"sql_query": "SELECT count(*) AS n FROM events"}}},
+        {"jsonrpc": "2.0", "id": 3, "method": "tools/call",
+         "params": {"name": "searchCases", "arguments": {"keywords": "損害賠償"}}},
+    ]  # fmt: skip
+    replies, rest, logged = raw_session([json.dumps(call) for call in calls], 3, tmp_path)
+    assert sorted(reply["id"] for reply in replies) == [1, 2, 3] and rest == ""  # the answers, and nothing else
     assert '"_aws"' in logged and "case search" in logged  # the metrics and logs went to stderr
+
+
+def test_a_request_the_sdk_cannot_read_still_gets_an_answer(tmp_path: Path) -> None:
+    """From the red team: the SDK drops a line it cannot validate, so the client waited for ever."""
+    call = {"jsonrpc": "2.0", "id": 2, "method": "tools/call", "params": {"name": "searchEvents", "arguments": {}}}
+    surrogate = json.dumps(call)[:-3] + '"sql_query": "SELECT \'\\ud800\'"}}}'  # JSON's escape of a lone surrogate
+    lines = [surrogate, '{"jsonrpc":"2.0","id":"three"}', "not json", '{"jsonrpc":"2.0","id":4,"method":"ping"}']
+    replies, rest, _ = raw_session(lines, 4, tmp_path)
+    by_id = {reply["id"]: reply for reply in replies}
+    assert by_id[2]["error"]["code"] == by_id["three"]["error"]["code"] == -32600
+    assert "UTF-8" in by_id[2]["error"]["message"] and by_id[4]["result"] == {} and rest == ""
 
 
 def test_calls_queued_behind_slow_ones_end_busy_and_other_functions_still_answer(tmp_path: Path) -> None:
