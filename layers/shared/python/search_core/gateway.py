@@ -47,8 +47,8 @@ def called_tool(context: Any) -> str | None:
     >>> called_tool(Context(client_context=None)) is None
     True
     """
-    custom = getattr(getattr(context, "client_context", None), "custom", None)
-    if not isinstance(custom, dict) or TOOL_NAME_KEY not in custom:
+    custom = _custom(context)
+    if TOOL_NAME_KEY not in custom:
         return None
     name = custom[TOOL_NAME_KEY]
     if not isinstance(name, str):
@@ -63,12 +63,18 @@ def gateway_ids(context: Any) -> dict[str, str]:
     >>> gateway_ids(Context(client_context=Context(custom={"bedrockAgentCoreGatewayId": "gw-1", "x": "y"})))
     {'gatewayId': 'gw-1'}
     """
-    custom = getattr(getattr(context, "client_context", None), "custom", None) or {}
+    custom = _custom(context)
     return {
         name: custom[key][:_MAX_NAME_CHARS]
         for key, name in _GATEWAY_IDS.items()
         if isinstance(custom.get(key), str) and custom[key].isprintable()
     }
+
+
+def _custom(context: Any) -> dict[str, Any]:
+    """The client context's custom map (empty when there is none, as for a Bedrock Agent's invocation)."""
+    custom = getattr(getattr(context, "client_context", None), "custom", None)
+    return custom if isinstance(custom, dict) else {}
 
 
 def action_event(tools: dict[str, Tool], name: str, arguments: Any) -> dict[str, Any]:
