@@ -12,6 +12,7 @@ from typing import Any
 import boto3
 import pytest
 from moto import mock_aws
+from tooling.doors import DOORS, AgentDoor, Door, GatewayDoor, McpDoor
 from tooling.local import (
     DATA_DIR,
     LambdaContext,
@@ -22,6 +23,7 @@ from tooling.local import (
     sql_event,
     status_of,
 )
+from tooling.mcp_local import stdio_client
 from tooling.publish import publish_catalogue
 
 os.environ.setdefault("POWERTOOLS_TRACE_DISABLED", "1")
@@ -40,6 +42,7 @@ from search_core.storage import s3 as s3_storage
 
 __all__ = [
     "DATA_DIR",
+    "DOORS",
     "LambdaContext",
     "body_of",
     "close_function",
@@ -92,6 +95,18 @@ def sample_functions(names: Iterable[str], tag: str, cache_dir: Path, **env: str
         finally:
             for module in loaded.values():
                 close_function(module)
+
+
+@contextmanager
+def serving(door: str, names: Iterable[str], tag: str, cache_dir: Path, **env: str) -> Iterator[Door]:
+    """For module-scoped fixtures: the functions `names` behind `door` (one of DOORS) with `env` set. The local MCP
+    server is its own process and serves every function, on the sample data (or what `env`'s *_URI name)."""
+    if door == "local MCP":
+        with stdio_client({"PATH": os.environ["PATH"], "DATA_CACHE_DIR": str(cache_dir), **env}) as client:
+            yield McpDoor(client)
+        return
+    with sample_functions(names, f"{tag}_{door.replace(' ', '_')}", cache_dir, **env) as loaded:
+        yield AgentDoor(loaded) if door == "action group" else GatewayDoor(loaded)
 
 
 @pytest.fixture

@@ -14,10 +14,12 @@ from dataclasses import dataclass
 from types import ModuleType
 from typing import Any, Protocol
 
-from tooling.local import LambdaContext, gateway_context, load_event
+from tooling.local import LambdaContext, body_of, gateway_context, load_event, status_of
 from tooling.mcp_local import StdioClient
 
 from search_core.gateway import action_event
+
+DOORS = ("action group", "gateway", "local MCP")
 
 
 @dataclass(frozen=True)
@@ -30,8 +32,7 @@ class Reply:
 
 def reply_of(response: dict[str, Any]) -> Reply:
     if "response" in response:  # an action group response
-        inner = response["response"]
-        return Reply(inner["httpStatusCode"] == 200, json.loads(inner["responseBody"]["application/json"]["body"]))
+        return Reply(status_of(response) == 200, body_of(response))
     return Reply(not response["isError"], json.loads(response["content"][0]["text"]))
 
 

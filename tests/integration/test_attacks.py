@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import contextlib
 import json
-import os
 import secrets
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -18,11 +17,10 @@ from typing import Any
 
 import pytest
 from tooling.attacks import CORPUS, TARGETS, ask_through, look_through, matches, outcome, plant_canaries, sql_of
-from tooling.doors import AgentDoor, Door, GatewayDoor, McpDoor, reply_of
-from tooling.mcp_local import stdio_client
+from tooling.doors import Door, reply_of
 
 from search_core.responses import BUDGET_BYTES, response_bytes
-from tests.conftest import published_samples, sample_functions
+from tests.conftest import published_samples, serving
 
 SECRET = f"canary-secret-{secrets.token_hex(8)}"
 REPOSITORY = Path(__file__).resolve().parents[2]
@@ -59,14 +57,10 @@ def served(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFact
     door_name, data_name = request.param
     cache_dir = tmp_path_factory.mktemp("cache")
     with contextlib.ExitStack() as stack:
-        if door_name == "local MCP":
-            env = {"PATH": os.environ["PATH"], "DATA_CACHE_DIR": str(cache_dir), **LIMITS, **CANARIES}
-            yield Served(McpDoor(stack.enter_context(stdio_client(env))), cache_dir, False)
-            return
         data = stack.enter_context(published_samples()) if data_name == "published" else {}
-        tag = f"attacks_{door_name.replace(' ', '_')}_{len(data)}"
-        loaded = stack.enter_context(sample_functions(TARGETS, tag, cache_dir, **LIMITS, **CANARIES, **data))
-        door = AgentDoor(loaded) if door_name == "action group" else GatewayDoor(loaded)
+        door = stack.enter_context(
+            serving(door_name, TARGETS, f"attacks_{len(data)}", cache_dir, **LIMITS, **CANARIES, **data)
+        )
         yield Served(door, cache_dir, bool(data))
 
 

@@ -14,13 +14,13 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from jsonschema import Draft7Validator
-from tooling.doors import Door, GatewayDoor, McpDoor, reply_of
-from tooling.mcp_local import stdio_client
+from tooling.doors import Door, GatewayDoor, reply_of
 from tooling.template import generated_schema
 
 from search_core.catalogue import ACTION_GROUPS
 from search_core.responses import BUDGET_BYTES, response_bytes
-from tests.conftest import LambdaContext, load_event, sample_functions
+from search_core.tools import tools_of
+from tests.conftest import LambdaContext, load_event, sample_functions, serving
 
 # The examples run against the bundled sample data; CI can raise the counts with HYPOTHESIS_EXAMPLES.
 EXAMPLES = int(os.environ.get("HYPOTHESIS_EXAMPLES", "300"))
@@ -188,12 +188,11 @@ TOOL_PROPERTY = settings(
 def tool_door(
     request: pytest.FixtureRequest, functions: dict[str, ModuleType], tmp_path_factory: pytest.TempPathFactory
 ) -> Iterator[Door]:
-    if request.param == "gateway":
+    if request.param == "gateway":  # the functions this module already loaded
         yield GatewayDoor(functions)
         return
-    env = {"PATH": os.environ["PATH"], "DATA_CACHE_DIR": str(tmp_path_factory.mktemp("mcp-cache"))}
-    with stdio_client(env) as client:
-        yield McpDoor(client)
+    with serving(request.param, FUNCTIONS, "properties", tmp_path_factory.mktemp("mcp-cache")) as door:
+        yield door
 
 
 def operations_of(document: dict[str, Any]) -> dict[str, dict[str, Any]]:
@@ -236,17 +235,9 @@ def test_random_tool_calls_never_break_the_tool_result(
     tool_door: Door, published: dict[str, Any], data: st.DataObject
 ) -> None:
     name = data.draw(st.sampled_from(list(FUNCTIONS)))
-    operations = operations_of(published[name])
-    tool = data.draw(st.one_of(st.sampled_from(list(operations)), st.text(max_size=20)))
-    known = sorted({argument for op in operations.values() for argument in argument_names(published[name], op)})
+    tools = tools_of(published[name])
+    tool = data.draw(st.one_of(st.sampled_from(list(tools)), st.text(max_size=20)))
+    known = sorted({argument for each in tools.values() for argument in each.arguments})
     keys = st.one_of(st.sampled_from(known), st.text(max_size=10)) if known else st.text(max_size=10)
     arguments = data.draw(st.dictionaries(keys, argument_values, max_size=5))
     assert_well_formed_result(published, name, tool, tool_door.call(name, tool, arguments))
-
-
-def argument_names(document: dict[str, Any], operation: dict[str, Any]) -> list[str]:
-    names = [p["name"] for p in operation.get("parameters", [])]
-    body = operation.get("requestBody", {}).get("content", {}).get("application/json", {}).get("schema", {})
-    if "$ref" in body:
-        names += list(document["components"]["schemas"][body["$ref"].rsplit("/", 1)[-1]].get("properties", {}))
-    return names

@@ -5,19 +5,17 @@ answered (tests/integration/test_cases_redteam.py and test_redteam_hints.py), wi
 from __future__ import annotations
 
 import json
-import os
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
 from tooling.attacks import TARGETS, ask_through, matches, outcome
-from tooling.doors import Door, GatewayDoor, McpDoor, reply_of
-from tooling.mcp_local import stdio_client
+from tooling.doors import Door, reply_of
 
 from search_core.case_search import FIND_IN_CASE, READ_TEXT, SEARCH
 from search_core.responses import BUDGET_BYTES, response_bytes
-from tests.conftest import sample_functions
+from tests.conftest import serving
 
 ATTACKS = Path(__file__).parents[1] / "attacks"
 CASES = [json.loads(line) for line in (ATTACKS / "redteam_cases.jsonl").open(encoding="utf-8")]
@@ -28,13 +26,10 @@ ENV = {"QUERY_TIMEOUT_SECONDS": "3"}
 
 @pytest.fixture(scope="module", params=["gateway", "local MCP"])
 def door(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Door]:
-    cache_dir = tmp_path_factory.mktemp("cache")
-    if request.param == "local MCP":
-        with stdio_client({"PATH": os.environ["PATH"], "DATA_CACHE_DIR": str(cache_dir), **ENV}) as client:
-            yield McpDoor(client)
-        return
-    with sample_functions([*TARGETS, "search_cases"], "redteam_doors", cache_dir, **ENV) as loaded:
-        yield GatewayDoor(loaded)
+    with serving(
+        request.param, [*TARGETS, "search_cases"], "redteam_doors", tmp_path_factory.mktemp("cache"), **ENV
+    ) as door:
+        yield door
 
 
 @pytest.mark.parametrize(

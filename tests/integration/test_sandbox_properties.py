@@ -9,9 +9,7 @@ DuckDB folder.
 
 from __future__ import annotations
 
-import contextlib
 import json
-import os
 import secrets
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -23,11 +21,10 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from tooling.attacks import TARGETS, ask_through, outcome
-from tooling.doors import AgentDoor, Door, GatewayDoor, McpDoor, reply_of
-from tooling.mcp_local import stdio_client
+from tooling.doors import DOORS, Door, reply_of
 
 from search_core.responses import BUDGET_BYTES, response_bytes
-from tests.conftest import LambdaContext, load_event, sample_functions, status_of
+from tests.conftest import LambdaContext, load_event, sample_functions, serving, status_of
 from tests.integration.test_properties import EXAMPLES
 
 # Each example is a real call; a tenth of the general property tests' count keeps CI within its time.
@@ -92,19 +89,11 @@ class Served:
     cache_dir: Path
 
 
-@pytest.fixture(scope="module", params=["action group", "gateway", "local MCP"])
+@pytest.fixture(scope="module", params=DOORS)
 def served(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Served]:
     """The functions behind one door, canaries in their environment and, once each worker is up, in its folder."""
     cache_dir = tmp_path_factory.mktemp("cache")
-    with contextlib.ExitStack() as stack:
-        door: Door
-        if request.param == "local MCP":
-            env = {"PATH": os.environ["PATH"], "DATA_CACHE_DIR": str(cache_dir), **ENV}
-            door = McpDoor(stack.enter_context(stdio_client(env)))
-        else:
-            tag = f"sandbox_properties_{request.param.replace(' ', '_')}"
-            loaded = stack.enter_context(sample_functions([*TARGETS, "search_cases"], tag, cache_dir, **ENV))
-            door = AgentDoor(loaded) if request.param == "action group" else GatewayDoor(loaded)
+    with serving(request.param, [*TARGETS, "search_cases"], "sandbox_properties", cache_dir, **ENV) as door:
         for name, names in TARGETS.items():
             ask_through(door, name, "SELECT 1")
             temp_dir = cache_dir / f"{names['table']}-worker" / "duckdb-tmp"
