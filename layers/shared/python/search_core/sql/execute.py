@@ -15,6 +15,7 @@ import duckdb
 from search_core.errors import QueryAborted, QueryFailed, QueryRejected, SearchError
 from search_core.responses import BUDGET_BYTES, REPLY_BUDGET_BYTES, fit_rows
 from search_core.scrub import scrub_paths
+from search_core.sql.bind_time import refuse_bind_time_queries
 from search_core.sql.explain import FAILED_PREFIX, READ_CHARS, UNREADABLE_ERROR, explain, short, unknown_name
 from search_core.sql.guard import check_text, single_select
 from search_core.sql.limits import QueryLimits
@@ -75,11 +76,13 @@ def run_query(
 def authorize(con: duckdb.DuckDBPyConnection, sql: str, policy: QueryPolicy, limits: QueryLimits) -> str:
     """The bounded statement to run for `sql`, once its text and its plan are allowed (raises otherwise).
 
-    The row cap wraps the statement, so the plan authorised is the plan that runs. Planning errors are DuckDB's.
+    The row cap wraps the statement, so the parse and the plan authorised are those of what runs. Planning errors
+    are DuckDB's.
     """
     statement = check_text(sql, policy)
     # One execute of the wrapped query later: the relation API would bind and plan it two or three times.
     bounded = f"SELECT * FROM (\n{statement}\n) LIMIT {limits.max_rows + 1}"
+    refuse_bind_time_queries(con, bounded)
     authorize_plan(con, bounded, policy)
     return bounded
 
