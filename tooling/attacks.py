@@ -75,3 +75,18 @@ def outcome(response: dict[str, Any]) -> str:
 
 def matches(expected: str, actual: str) -> bool:
     return expected == actual or expected == "any" or (expected == "error" and actual in ("rejected", "failed"))
+
+
+def claims_hold(case: dict[str, Any], body: Any) -> list[str]:
+    """What an answer without rows got wrong against the case's `matched` (condition → whether DuckDB finds rows for
+    it alone), `message_has` and `message_lacks` (texts its message must and must not hold); empty when all is as the
+    case says."""
+    wrong = []
+    found = {hint["condition"]: hint.get("matched") for hint in body.get("hints") or []}
+    for condition, matched in (case.get("matched") or {}).items():
+        if found.get(condition) is not matched:
+            wrong.append(f"{condition}: matched {found.get(condition)!r}, expected {matched!r}")
+    message = body.get("message") or ""
+    wrong += [f"message lacks {text!r}" for text in case.get("message_has") or [] if text not in message]
+    wrong += [f"message holds {text!r}" for text in case.get("message_lacks") or [] if text in message]
+    return wrong

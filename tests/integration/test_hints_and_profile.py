@@ -59,8 +59,8 @@ def test_a_date_outside_the_data_gets_its_range(functions: dict[str, ModuleType]
     body = body_of(ask(functions, sql_event("search_events", "SELECT * FROM events WHERE start_date > '2031-01-01'")))
     [hint] = body["hints"]
     assert hint["field"] == "start_date" and hint["maximum"] < "2031-01-01" and hint["matched"] is False
-    assert "データに合う値がない条件: start_date > '2031-01-01'" in body["message"]
-    assert f"start_date のデータは {hint['minimum']}〜{hint['maximum']} です" in body["message"]
+    assert "データに合う行がない条件: start_date > '2031-01-01'" in body["message"]
+    assert f"start_date のデータは {hint['minimum']}〜{hint['maximum']}（ほかに値のない行が 1 件）" in body["message"]
 
 
 def test_a_computed_value_gets_the_values_it_takes(functions: dict[str, ModuleType]) -> None:

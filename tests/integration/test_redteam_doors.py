@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from tooling.attacks import TARGETS, ask_through, matches, outcome
+from tooling.attacks import TARGETS, ask_through, claims_hold, matches, outcome
 from tooling.doors import Door, reply_of
 
 from search_core.case_search import FIND_IN_CASE, READ_TEXT, SEARCH
@@ -53,3 +53,4 @@ def test_every_hints_case_has_its_outcome(door: Door, case: dict[str, Any]) -> N
     result = ask_through(door, case["group"], case["sql"])
     assert response_bytes(result) <= BUDGET_BYTES
     assert matches(case["expect"], outcome(result)), (case["note"], reply_of(result).body)
+    assert not claims_hold(case, reply_of(result).body), claims_hold(case, reply_of(result).body)

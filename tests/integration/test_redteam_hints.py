@@ -1,8 +1,9 @@
 """The red team's cases against answers without rows, the profile and the rewritten errors (redteam_hints.jsonl).
 
 Each case names its function and the outcome it must have. Beyond that: no answer takes the worker down (a hint or
-an error rewrite that outruns the deadline would), every error stays short, and every condition a hint says no
-value passes really matches no row.
+an error rewrite that outruns the deadline would), every error stays short, every hint's `matched` and
+`matching_rows` are what DuckDB counts for its condition alone, and the case's own claims (`matched`, `message_has`)
+hold.
 """
 
 from __future__ import annotations
@@ -14,7 +15,7 @@ from types import ModuleType
 from typing import Any
 
 import pytest
-from tooling.attacks import ask, matches, outcome
+from tooling.attacks import ask, claims_hold, matches, outcome
 
 from search_core.responses import BUDGET_BYTES, response_bytes
 from search_core.sql.explain import MAX_MESSAGE_CHARS
@@ -42,8 +43,10 @@ def test_the_red_team_case(functions: dict[str, ModuleType], case: dict[str, Any
         assert len(body["error"]) <= MAX_MESSAGE_CHARS and "Candidate" not in body["error"], body["error"]
         assert "内部エラー" not in body["error"]
         return
+    assert not claims_hold(case, body), claims_hold(case, body)
     table = "events" if name == "search_events" else "stores"
-    for hint in body.get("hints", []):
-        if hint.get("matched") is False and "note" not in hint:
+    for hint in body.get("hints", []):  # what a hint says of its condition is what DuckDB counts
+        if "matched" in hint:
             check = body_of(ask(function, name, f"SELECT count(*) AS n FROM {table} WHERE {hint['condition']}"))
-            assert check.get("results") == [{"n": 0}], (hint, check)
+            assert check.get("results") == [{"n": hint["matching_rows"]}], (hint, check)
+            assert hint["matched"] == (hint["matching_rows"] > 0)

@@ -7,8 +7,11 @@ These run the real worker process. DuckDB alone does not stop `repeat('x', 40000
 from __future__ import annotations
 
 import base64
+import json
 import os
 import signal
+import subprocess
+import sys
 import time
 from collections.abc import Callable, Iterator
 from dataclasses import replace
@@ -20,6 +23,7 @@ from search_core.datasets.events import EVENTS
 from search_core.errors import DataUnavailable, QueryAborted, QueryRejected
 from search_core.sql.client import QueryWorker, WorkerLauncher
 from search_core.sql.limits import QueryLimits
+from search_core.sql.protocol import Boot, encode
 from tests.conftest import DATA_DIR
 
 LIMITS = QueryLimits.for_function(memory_mb=1024, timeout_seconds=2.0)
@@ -218,3 +222,81 @@ def test_a_reply_carrying_this_runs_paths_is_refused(tmp_path: Path, encode: Cal
         assert runner.query("SELECT count(*) AS n FROM events").rows == [[32]]
     finally:
         runner.close()
+
+
+# A worker at the protocol's wire format whose first query exhausts its heap: it says so, marked as retiring, and
+# takes a second to exit (as a real worker does while DuckDB and Python tear down), reading nothing more.
+_RETIRING_WORKER = """
+import sys, time
+from pathlib import Path
+from search_core.errors import QueryAborted
+from search_core.sql.protocol import Failure, FailureKind, Ready, Rows, encode
+marker = Path("retired-once")
+sys.stdin.buffer.readline()
+print(encode(Ready()), flush=True)
+for line in sys.stdin.buffer:
+    if not marker.exists():
+        marker.touch()
+        print(encode(Failure(FailureKind.ABORTED, "heap", retiring=True)), flush=True)
+        time.sleep(1)
+        sys.exit(0)
+    print(encode(Rows(["n"], [[32]], False)), flush=True)
+"""
+
+
+class _RetiringLauncher(WorkerLauncher):
+    def _spawn(self) -> subprocess.Popen[bytes]:
+        self.work_dir.mkdir(parents=True, exist_ok=True)
+        env = {**os.environ, "PYTHONPATH": os.pathsep.join(sys.path)}
+        pipes = {"stdin": subprocess.PIPE, "stdout": subprocess.PIPE}
+        return subprocess.Popen([sys.executable, "-c", _RETIRING_WORKER], cwd=self.work_dir, env=env, **pipes)
+
+
+def test_the_call_after_a_worker_retires_gets_a_fresh_worker(tmp_path: Path) -> None:
+    launcher = _RetiringLauncher(tmp_path / "retiring", vcpus=1)
+    runner = QueryWorker(EVENTS, LIMITS, tmp_path / "retiring", csv_path=DATA_DIR / "events.csv", launcher=launcher)
+    try:
+        with pytest.raises(QueryAborted, match="heap"):
+            runner.query("SELECT length(repeat('x', 800000000))")
+        assert runner.query("SELECT count(*) AS n FROM events").rows == [[32]]
+        assert runner.restarts == 1
+    finally:
+        runner.close()
+
+
+def test_every_memory_stop_names_the_same_limit(tmp_path: Path) -> None:
+    tight = replace(LIMITS, worker_rss_cap_mb=300, duckdb_memory_mb=150, worker_address_space_mb=8000)
+    runner = QueryWorker(EVENTS, tight, tmp_path / "tight", csv_path=DATA_DIR / "events.csv")
+    try:
+        messages = set()
+        for sql in ("SELECT length(string_agg(repeat('x', 1000000), '')) FROM range(1500)", "SELECT range(40000000)"):
+            with pytest.raises(QueryAborted) as stopped:
+                runner.query(sql)
+            messages.add(stopped.value.message)
+        assert messages == {tight.memory_message} and "300 MB" in tight.memory_message
+    finally:
+        runner.close()
+
+
+_CATALOGUE_PATHS = """
+import json, sys
+from search_core.sql.protocol import decode_request
+from search_core.sql.worker import _Session
+session = _Session(decode_request(sys.stdin.buffer.readline()))
+rows = session.con.execute("SELECT path FROM duckdb_databases() WHERE path IS NOT NULL").fetchall()
+count = session.con.execute("SELECT count(*) FROM events").fetchone()[0]
+print(json.dumps([[row[0] for row in rows], count]))
+"""
+
+
+def test_a_prepared_file_is_attached_by_a_name_that_says_nothing_of_the_host(tmp_path: Path) -> None:
+    host_folder = tmp_path / "canary-host-folder"
+    prepared = host_folder / "events-0123456789abcdef.duckdb"
+    QueryWorker(EVENTS, LIMITS, host_folder, csv_path=DATA_DIR / "events.csv", database=prepared).query("SELECT 1")
+    boot = Boot(EVENTS.table_spec(), LIMITS, str(tmp_path / "work"), None, str(prepared), ())
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join(sys.path)}
+    shown = subprocess.run(
+        [sys.executable, "-c", _CATALOGUE_PATHS], input=encode(boot).encode(), capture_output=True, env=env, check=True
+    )
+    [[path], count] = json.loads(shown.stdout)
+    assert "canary" not in path and str(tmp_path) not in path and count == 32

@@ -10,7 +10,7 @@ import pytest
 from search_core.datasets.events import EVENTS
 from search_core.datasets.stores import STORES
 from search_core.sql.filters import Condition, conditions, conversions
-from search_core.sql.hints import HINTS_BUDGET_CHARS, value_hints
+from search_core.sql.hints import HINTS_BUDGET_CHARS, RowsPassing, ValueHint, value_hints
 from search_core.sql.profile import FieldProfile, TableProfile, build_profile
 from tests.conftest import open_dataset_sandbox
 
@@ -95,33 +95,72 @@ def stores_profile(tmp_path_factory: pytest.TempPathFactory) -> TableProfile:
     return build_profile(open_dataset_sandbox("stores", tmp_path_factory.mktemp("duckdb")), STORES)
 
 
-def test_a_synonym_brings_the_words_the_data_uses(stores_profile: TableProfile) -> None:
-    [hint] = value_hints([Condition("category", None, "=", ("スーパー",))], stores_profile, JSON_COLUMNS)
+def _counted_by(con: Any, table: str) -> RowsPassing:
+    """Rows passing a condition alone, as DuckDB counts them on the data (what the worker asks through the guard)."""
+
+    def count(condition: Condition) -> int | None:
+        row = con.execute(f"SELECT count(*) FROM {table} WHERE {condition.sql}").fetchone()
+        return int(row[0]) if row else None
+
+    return count
+
+
+def _hints_of(sandbox: Callable[..., Any], table: str, where: str) -> list[ValueHint]:
+    con = sandbox(table)
+    spec = STORES if table == "stores" else EVENTS
+    columns = {c.name for c in spec.columns}
+    found = conditions(con, f"SELECT * FROM {table} WHERE {where}", columns)
+    json_columns = {c.name for c in spec.columns if c.is_json}
+    return value_hints(found, build_profile(con, spec), json_columns, _counted_by(con, table))
+
+
+def test_a_synonym_brings_the_words_the_data_uses(sandbox: Callable[..., Any], stores_profile: TableProfile) -> None:
+    [hint] = _hints_of(sandbox, "stores", "category = 'スーパー'")
     present = {v for v, _ in stores_profile.field("category").values}  # type: ignore[union-attr]
-    assert hint.matched is False and set(hint.values) == present
+    assert (hint.matched, hint.matching_rows) == (False, 0) and set(hint.values) == present
 
 
 def test_the_nearest_spelling_comes_first(stores_profile: TableProfile) -> None:
-    [hint] = value_hints([Condition("location", "building", "LIKE", ("%森JP%",))], stores_profile, JSON_COLUMNS)
+    found = [Condition("location", "building", "LIKE", ("%森JP%",))]
+    [hint] = value_hints(found, stores_profile, JSON_COLUMNS, lambda c: None)
     assert hint.values[0] == "麻布台ヒルズ 森JPタワー" and hint.field == "location->>'building'"
+    assert hint.matched is None and hint.condition == "location->>'building' LIKE '%森JP%'"
 
 
-def test_a_condition_some_value_passes_is_not_blamed(stores_profile: TableProfile) -> None:
-    [hint] = value_hints([Condition("facilities", None, "LIKE", ("%駐車場%",))], stores_profile, JSON_COLUMNS)
-    assert hint.matched is True
+def test_a_condition_some_row_passes_is_not_blamed(sandbox: Callable[..., Any]) -> None:
+    [hint] = _hints_of(sandbox, "stores", "facilities LIKE '%駐車場%'")
+    assert hint.matched is True and hint.matching_rows and hint.condition == "facilities LIKE '%駐車場%'"
 
 
-def test_equality_on_a_json_array_says_how_to_test_an_element(stores_profile: TableProfile) -> None:
-    [hint] = value_hints([Condition("facilities", None, "=", ("駐車場",))], stores_profile, JSON_COLUMNS)
+def test_equality_on_a_json_array_says_how_to_test_an_element(sandbox: Callable[..., Any]) -> None:
+    [hint] = _hints_of(sandbox, "stores", "facilities = '駐車場'")
     assert hint.matched is False and hint.note is not None and "facilities LIKE '%値%'" in hint.note
 
 
 def test_a_typed_field_shows_its_range(sandbox: Callable[..., Any]) -> None:
-    profile = build_profile(sandbox("events"), EVENTS)
-    [hint] = value_hints([Condition("start_date", None, ">", ("2030-01-01",))], profile, set())
+    [hint] = _hints_of(sandbox, "events", "start_date > '2030-01-01'")
     assert hint.values == [] and hint.minimum is not None and hint.maximum is not None and hint.matched is False
-    [inside] = value_hints([Condition("start_date", None, ">=", (hint.minimum,))], profile, set())
+    [inside] = _hints_of(sandbox, "events", f"start_date >= '{hint.minimum}'")
     assert inside.matched is True
+
+
+@pytest.mark.parametrize(
+    "where",
+    [
+        "start_date >= TIMESTAMP '2026-01-04 00:00:00'",  # a DATE compared with a TIMESTAMP, not as text
+        "json_extract(location, '$.venue') = '\"森美術館\"'",  # JSON compared as JSON
+        "registration_required = true",  # DuckDB reads 'True' = true as true
+    ],
+)
+def test_matched_is_what_duckdb_finds_not_a_replay(sandbox: Callable[..., Any], where: str) -> None:
+    [hint] = _hints_of(sandbox, "events", where)
+    row = sandbox("events").execute(f"SELECT count(*) FROM events WHERE {where}").fetchone()
+    assert row[0] > 0 and (hint.matched, hint.matching_rows) == (True, row[0])
+
+
+def test_a_json_arrays_text_is_not_its_elements(sandbox: Callable[..., Any]) -> None:
+    [hint] = _hints_of(sandbox, "events", "target_audience LIKE '家族%'")
+    assert (hint.matched, hint.matching_rows) == (False, 0) and "家族" in hint.values
 
 
 def test_hints_stay_within_their_budget_whatever_the_values() -> None:
@@ -129,6 +168,6 @@ def test_hints_stay_within_their_budget_whatever_the_values() -> None:
     fields = tuple(FieldProfile(f"c{i}", None, 200, 200, long_values, complete=True) for i in range(8))
     profile = TableProfile(200, 200, fields)
     found = [Condition(f"c{i}", None, "LIKE", ("%x%",)) for i in range(8)]
-    hints = value_hints(found, profile, set())
+    hints = value_hints(found, profile, set(), lambda c: None)
     assert 0 < len(hints) <= 5
     assert sum(len(repr(h.to_dict())) for h in hints) <= HINTS_BUDGET_CHARS

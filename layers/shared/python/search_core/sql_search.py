@@ -10,13 +10,15 @@ from typing import Any
 from pydantic import BaseModel, Field
 
 from search_core.data_profile import DatasetProfile, shape_profile
+from search_core.datasets.clock import jst_now_text
 from search_core.datasets.spec import DatasetSpec
 from search_core.errors import InvalidRequest, QueryAborted, QueryFailed, QueryRejected
 from search_core.observability import logger, metrics
 from search_core.responses import absent_when_none, fit_rows
 from search_core.settings import Settings
 from search_core.sql.client import QueryWorker, WorkerLauncher
-from search_core.sql.limits import MAX_ROWS, QueryLimits
+from search_core.sql.hints import ClockNote
+from search_core.sql.limits import MAX_ROWS, QueryLimits, sql_too_long
 from search_core.sql.result import QueryResult
 from search_core.sql.table import TableSpec
 from search_core.storage.cache import LocalCopy, PreparedForm
@@ -41,17 +43,24 @@ _TRUNCATED_MESSAGE = (
 
 class ValueHint(BaseModel):
     field: str = Field(description="条件で調べた列（JSON のキーは 列->>'キー'）")
-    condition: str = Field(description="クエリの条件")
+    condition: str = Field(description="クエリの条件（送った SQL のまま）")
     values: list[str] = Field(description="その列に実際にある値。条件の値に近いものが先、次に多いもの")
     distinct: int = Field(description="その列の値の種類数（概数）")
-    matched: bool | None = absent_when_none("false: この条件に合う値がデータにない（0 件の原因）")
+    matched: bool | None = absent_when_none(
+        "この条件だけで合う行があれば true、なければ false（0 件の原因）。データで数えた結果。数えられなければ省略"
+    )
+    matching_rows: int | None = absent_when_none("この条件だけを満たす行数")
     note: str | None = absent_when_none()
     minimum: str | None = absent_when_none("日付・数値の列: データの最小値")
     maximum: str | None = absent_when_none("日付・数値の列: データの最大値")
+    missing: int | None = absent_when_none("日付・数値の列: 値のない行の数")
 
 
 class SqlSearchResponse(BaseModel):
-    results: list[dict[str, Any]] = Field(description=f"結果の行（列名 → 値）。最大 {MAX_ROWS} 行")
+    results: list[dict[str, Any]] = Field(
+        description=f"結果の行（列名 → 値）。最大 {MAX_ROWS} 行。JSON の数値で正確に表せない数（2^53 を超える整数、"
+        "桁の多い DECIMAL）は文字列"
+    )
     count: int = Field(description="返した行数")
     truncated: bool = Field(description="行数の上限や応答サイズのために行や値を切り詰めたら true")
     message: str | None = absent_when_none("切り詰めたときや該当がないときの説明と次の一手")
@@ -80,6 +89,9 @@ class SqlSearch:
 
     def search(self, sql: str, body_budget: int) -> SqlSearchResponse:
         """Run `sql` and shape its rows into a response whose body fits `body_budget` bytes."""
+        if too_long := sql_too_long(sql):  # refused here: a text this long never travels to the worker
+            metrics.add_metric(name="RejectedQueries", unit="Count", value=1)
+            raise QueryRejected(too_long)
         result = self._run(self._worker(), sql)
         response = self._shape(result, body_budget)
         metrics.add_metric(name="RowsReturned", unit="Count", value=response.count)
@@ -145,18 +157,45 @@ class SqlSearch:
         return SqlSearchResponse(results=rows, count=len(rows), truncated=truncated, message=message)
 
     def _no_rows(self, result: QueryResult) -> SqlSearchResponse:
-        """No rows: say so, and, where the worker found them, what the tested fields hold (bounded there)."""
+        """No rows: say so, and, where the worker found them, what the tested fields hold, how many rows pass each
+        condition alone, and the clock's part (bounded there). Advice to rewrite a condition is given only where a
+        condition finds nothing, or whether it does is not known."""
         hints = [ValueHint.model_validate(hint) for hint in result.hints]
         message = self.spec.no_results_message + "。"
+        if result.clock is not None:
+            message += _clock_text(result.clock)
         culprits = [h.condition for h in hints if h.matched is False]
+        unsure = any(h.matched is None for h in hints)
         if culprits:
-            message += f"データに合う値がない条件: {'、'.join(culprits)}。"
-        message += "".join(f"{h.field} のデータは {h.minimum}〜{h.maximum} です。" for h in hints if h.minimum)
-        if any(h.values for h in hints):
+            message += f"データに合う行がない条件: {'、'.join(culprits)}。"
+        elif hints and not unsure and result.clock is None:
+            message += "どの条件も単独なら合う行があります（hints の matching_rows）。条件の組み合わせで 0 件です。"
+        message += "".join(_range_text(h.field, h.minimum, h.maximum, h.missing) for h in hints if h.minimum)
+        if any(h.values for h in hints) and (culprits or unsure):
             message += "hints の values（その列に実際にある値）から選んで条件を書き直し、再試行してください。"
-        elif not hints:
+        elif not hints and result.clock is None:
             message += (
                 f"条件をゆるめるか、{self.spec.profile_operation} で列の値と形式を確かめてから再試行してください。"
             )
         metrics.add_metric(name="EmptyResults", unit="Count", value=1)
         return SqlSearchResponse(results=[], count=0, truncated=result.truncated, message=message, hints=hints or None)
+
+
+def _range_text(field: str, minimum: str | None, maximum: str | None, missing: int | None) -> str:
+    without = f"（ほかに値のない行が {missing} 件）" if missing else ""
+    return f"{field} のデータは {minimum}〜{maximum}{without}。"
+
+
+def _clock_text(clock: ClockNote) -> str:
+    """An empty answer of a query that reads the clock: what time it is, what the data spans, and whether the data
+    holds anything for now (counted by DuckDB)."""
+    text = f"今は日本時間 {jst_now_text()} です。"
+    text += "".join(_range_text(r.field, r.minimum, r.maximum, r.missing) for r in clock.ranges)
+    if clock.rows_now == 0:
+        return text + (
+            "今日・現在時刻の条件に当てはまる行はデータにありません（クエリの誤りではありません）。"
+            "別の日付なら DATE '2025-10-05'、日時なら TIMESTAMP '2025-10-05 10:00' と書いて探せます。"
+        )
+    if clock.rows_now is None:
+        return text + "今日・現在時刻に当てはまる行があるかは確かめられませんでした。データの期間と比べてください。"
+    return text + f"今日・現在時刻の条件だけなら {clock.rows_now} 行が当てはまり、ほかの条件との組み合わせで 0 件です。"

@@ -2,7 +2,12 @@
 
 from __future__ import annotations
 
+from datetime import UTC, datetime, timedelta, timezone
+
 from search_core.sql.table import Macro
+
+JST = timezone(timedelta(hours=9), "JST")
+_WEEKDAYS = "月火水木金土日"
 
 # epoch_us() reads the instant whatever the session time zone is, so the result never depends on TimeZone.
 JST_NOW = Macro(
@@ -18,3 +23,13 @@ JST_TODAY = Macro(
     example="SELECT jst_today() + INTERVAL 7 DAY AS one_week_later",
 )
 JST_MACROS = (JST_NOW, JST_TODAY)
+
+
+def jst_now_text(now: datetime | None = None) -> str:
+    """The time in Japan as the agent reads it.
+
+    >>> jst_now_text(datetime(2026, 11, 25, 18, 5, tzinfo=UTC))
+    '2026-11-26（木）03:05'
+    """
+    local = (now or datetime.now(UTC)).astimezone(JST)
+    return f"{local:%Y-%m-%d}（{_WEEKDAYS[local.weekday()]}）{local:%H:%M}"

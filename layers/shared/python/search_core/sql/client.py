@@ -213,7 +213,7 @@ class QueryWorker:
         reply = self._ask(Query(sql))
         if not isinstance(reply, Rows):
             raise QueryAborted(self._abort_message("exited"))
-        return QueryResult(reply.columns, reply.rows, reply.truncated, reply.hints)
+        return QueryResult(reply.columns, reply.rows, reply.truncated, reply.hints, reply.clock)
 
     def describe(self) -> TableProfile:
         """The profile of this version of the data (sql/profile.py)."""
@@ -229,6 +229,8 @@ class QueryWorker:
         except WorkerGone as gone:
             raise QueryAborted(self._abort_message(str(gone))) from None
         if isinstance(reply, Failure):
+            if reply.retiring:  # wait for it to go, so that the next call starts a fresh worker
+                process.stop()
             raise reply.error()
         return reply
 
@@ -255,15 +257,9 @@ class QueryWorker:
 
     def _abort_message(self, reason: str) -> str:
         if reason == "timeout":
-            return (
-                f"クエリが制限時間（{self.limits.timeout_seconds:g} 秒）を超えたため強制終了しました。"
-                "条件を絞るか、より単純な SQL にしてください。"
-            )
+            return self.limits.timeout_message
         if reason == "memory":
-            return (
-                f"クエリがメモリ上限（{self.limits.worker_rss_cap_mb} MB）を超えたため強制終了しました。"
-                "巨大な文字列・結合・再帰を避け、条件を絞ってください。"
-            )
+            return self.limits.memory_message
         return "クエリの実行中に処理が異常終了しました。より単純な SQL で再試行してください。"
 
 

@@ -12,9 +12,10 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Callable, Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
+
+from search_core.sql.parse import JsonNode, nodes, parse
 
 if TYPE_CHECKING:
     import duckdb
@@ -50,6 +51,27 @@ _TEXT_TYPES = {"VARCHAR", "TEXT", "STRING", "JSON"}
 _NEGATING = {("OPERATOR", "OPERATOR_NOT"), ("CASE", "CASE_EXPR")}
 _NEGATED_MATCHERS = {"!~~", "!~~*", "!~", "not_like_escape", "not_ilike_escape"}
 _JSON_GETTERS = {"->>", "->", "json_extract_string", "json_extract", "json_value"}
+# What DuckDB reads the clock with: functions, and keywords it parses as names.
+_CLOCK_FUNCTIONS = frozenset(
+    {"now", "today", "get_current_timestamp", "transaction_timestamp", "get_current_time", "current_localtimestamp"}
+)
+_CLOCK_NAMES = frozenset({"current_date", "current_timestamp", "current_time", "localtimestamp", "localtime"})
+# The agent's own text of a condition is shown back up to this length (DuckDB's rendering beyond it).
+_SHOWN_TEXT_BYTES = 300
+# A SELECT of one expression and no FROM, for DuckDB to write a condition back from its parse.
+_SELECT_TEMPLATE: JsonNode = {
+    "type": "SELECT_NODE",
+    "modifiers": [],
+    "cte_map": {"map": []},
+    "from_table": {"type": "EMPTY", "alias": "", "sample": None, "query_location": 0, "query_location_length": 0},
+    "where_clause": None,
+    "group_expressions": [],
+    "group_sets": [],
+    "aggregate_handling": "STANDARD_HANDLING",
+    "having": None,
+    "sample": None,
+    "qualify": None,
+}
 _KEY_PATH = re.compile(r'^\$\.(?:"([^"]+)"|([^.\[\]"]+))$')
 
 
@@ -57,13 +79,29 @@ _KEY_PATH = re.compile(r'^\$\.(?:"([^"]+)"|([^.\[\]"]+))$')
 class Condition:
     """`column` (or its JSON key `key`) tested by `operator` against `literals`, as written in the query. A condition
     on a computed value (`dayname(start_date) = '日曜日'`) is `computed`, and `column` then holds that expression's
-    text."""
+    text. `sql` is the condition as DuckDB writes its parse back, columns unqualified: what can be asked of the table
+    alone. `text` is the agent's own text of it, to show back."""
 
     column: str
     key: str | None
     operator: str
     literals: tuple[str, ...]
     computed: bool = False
+    sql: str | None = None
+    text: str | None = None
+
+
+@dataclass(frozen=True)
+class Filters:
+    """What a query tests: its conditions on fields against literals, and whether it reads the clock (`jst_today()`,
+    `now()`, a macro over them), with the columns it compares to the clock."""
+
+    conditions: list[Condition] = field(default_factory=list)
+    reads_clock: bool = False
+    # The WHERE terms that read the clock, to be asked of the table alone; None when one cannot be (the clock is
+    # read elsewhere, in a CTE or the select list, or DuckDB cannot write a term back).
+    clock_predicates: tuple[str, ...] | None = None
+    clock_columns: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -77,20 +115,52 @@ class Conversion:
 
 def conditions(con: duckdb.DuckDBPyConnection, sql: str, columns: set[str]) -> list[Condition]:
     """Every condition of `sql` (anywhere: WHERE, JOIN ON, subqueries) that tests one of `columns` against literals;
-    each (field, operator) once."""
-    found: dict[tuple[str, str | None, str], Condition] = {}
+    each once."""
+    return filters(con, sql, columns).conditions
+
+
+def filters(
+    con: duckdb.DuckDBPyConnection, sql: str, columns: set[str], clock_calls: frozenset[str] = frozenset()
+) -> Filters:
+    """The conditions of `sql` and its use of the clock, read from one parse.
+
+    `clock_calls` are the table's macros that read the clock, besides DuckDB's own clock functions. A clock predicate
+    is a term of a WHERE's AND that reads the clock (`jst_today() BETWEEN start_date AND end_date`,
+    `is_open_now(opening_hours)`), written back by DuckDB to be asked of the table alone. Negated conditions (NOT,
+    CASE) are not among the conditions: they are not what made an answer empty.
+
+    >>> import duckdb
+    >>> con = duckdb.connect()
+    >>> found = filters(con, "SELECT 1 FROM t WHERE today() BETWEEN d AND e AND n = 'x'", {"d", "e", "n"})
+    >>> found.clock_predicates, found.clock_columns, [c.text for c in found.conditions]
+    (('(today() BETWEEN d AND e)',), ('d', 'e'), ["n = 'x'"])
+    """
+    statements = parse(con, sql).statements
     source = sql.encode()
-    for node in _nodes(_parse(con, sql), skip=_negating):
+    found: dict[str, Condition] = {}
+    for node in nodes(statements, skip=_negating):
         condition = _condition(node, columns, source)
         if condition is not None:
-            found.setdefault((condition.column, condition.key, condition.operator), condition)
-    return list(found.values())
+            rendered = _rendered(con, node, columns)
+            found.setdefault(rendered or repr(condition), _located(condition, rendered, node, source))
+    clock = _CLOCK_FUNCTIONS | clock_calls
+    if not any(_reads_clock(node, columns, clock) for node in nodes(statements)):
+        return Filters(list(found.values()))
+    terms = [term for term in _where_terms(statements) if _reads_clock_within(term, columns, clock)]
+    predicates = [text for term in terms if (text := _rendered(con, term, columns)) is not None]
+    clock_reads_elsewhere = sum(_clock_reads(t, columns, clock) for t in terms) < _clock_reads(
+        statements, columns, clock
+    )
+    isolated = bool(terms) and len(predicates) == len(terms) and not clock_reads_elsewhere
+    # The columns compared with the clock; where the clock's part cannot be isolated, every column the query reads.
+    read = [name for part in (terms if isolated else statements) for name in _columns_read(part, columns)]
+    return Filters(list(found.values()), True, tuple(predicates) if isolated else None, tuple(dict.fromkeys(read)))
 
 
 def conversions(con: duckdb.DuckDBPyConnection, sql: str, columns: set[str]) -> list[Conversion]:
     """Every CAST of one of `columns` (or a JSON key of one) in `sql`."""
     found: dict[tuple[str, str | None, str], Conversion] = {}
-    for node in _nodes(_parse(con, sql)):
+    for node in nodes(parse(con, sql).statements):
         if node.get("class") == "CAST" and not node.get("try_cast"):
             field = _field(node.get("child"), columns)
             type_name = _type_name(node)
@@ -99,36 +169,104 @@ def conversions(con: duckdb.DuckDBPyConnection, sql: str, columns: set[str]) -> 
     return list(found.values())
 
 
-def _parse(con: duckdb.DuckDBPyConnection, sql: str) -> Any:
-    row = con.execute("SELECT json_serialize_sql(?)", [sql]).fetchone()
+def _negating(node: JsonNode) -> bool:
+    kind = (str(node.get("class")), str(node.get("type")))
+    return kind in _NEGATING or node.get("function_name") in _NEGATED_MATCHERS
+
+
+def _located(condition: Condition, rendered: str | None, node: JsonNode, source: bytes) -> Condition:
+    """`condition` with its rendering and the agent's own text of it."""
+    text = _source_text(node, source, _SHOWN_TEXT_BYTES)
+    return Condition(
+        condition.column, condition.key, condition.operator, condition.literals, condition.computed, rendered, text
+    )
+
+
+def _rendered(con: duckdb.DuckDBPyConnection, node: JsonNode, columns: set[str]) -> str | None:
+    """The condition `node` as DuckDB writes it back from its parse, `e.start_date` read as `start_date`, so that it
+    can be asked of the table alone; None if DuckDB cannot write it.
+
+    >>> import duckdb
+    >>> con = duckdb.connect()
+    >>> where = parse(con, "SELECT 1 FROM t AS e WHERE e.d >= DATE '2026-01-04'").statements[0]["node"]["where_clause"]
+    >>> _rendered(con, where, {"d"})
+    "(d >= CAST('2026-01-04' AS DATE))"
+    """
+    unqualified = json.loads(json.dumps(node))
+    for inner in nodes(unqualified):
+        names = inner.get("column_names")
+        if inner.get("class") == "COLUMN_REF" and isinstance(names, list) and names and names[-1] in columns:
+            inner["column_names"] = names[-1:]
+    statement = {"node": {**_SELECT_TEMPLATE, "select_list": [unqualified]}}
+    serialized = json.dumps({"error": False, "statements": [statement]})
     try:
-        parsed = json.loads(row[0]) if row else {}
-    except RecursionError:  # nested deeper than this Python reads JSON: no conditions, not a failure
-        return []
-    return [] if parsed.get("error") else parsed.get("statements", [])
+        row = con.execute("SELECT json_deserialize_sql(?)", [serialized]).fetchone()
+    except Exception:
+        return None
+    return str(row[0]).removeprefix("SELECT ").strip() or None if row else None
 
 
-def _negating(node: dict[str, Any]) -> bool:
-    return (node.get("class"), node.get("type")) in _NEGATING or node.get("function_name") in _NEGATED_MATCHERS
+def _reads_clock(node: JsonNode, columns: set[str], clock: frozenset[str]) -> bool:
+    """A call of a clock function or macro, or a keyword such as `current_date`, which DuckDB parses as a name."""
+    if node.get("class") == "FUNCTION":
+        return str(node.get("function_name", "")).lower() in clock
+    names = node.get("column_names")
+    if node.get("class") == "COLUMN_REF" and isinstance(names, list) and len(names) == 1:
+        return str(names[0]).lower() in _CLOCK_NAMES and names[0] not in columns
+    return False
 
 
-def _nodes(tree: Any, skip: Callable[[dict[str, Any]], bool] | None = None) -> Iterator[dict[str, Any]]:
-    """Every object in the parse tree, depth first in the query's order, leaving out the subtrees `skip` names
-    (iteratively: a deep query must not exhaust the stack)."""
-    stack = [tree]
-    while stack:
-        item = stack.pop()
-        if isinstance(item, dict):
-            if skip is not None and skip(item):
-                continue
-            yield item
-            stack.extend(reversed(item.values()))
-        elif isinstance(item, list):
-            stack.extend(reversed(item))
+def _reads_clock_within(term: JsonNode, columns: set[str], clock: frozenset[str]) -> bool:
+    return any(_reads_clock(node, columns, clock) for node in nodes(term))
 
 
-def _condition(node: dict[str, Any], columns: set[str], source: bytes) -> Condition | None:
+def _clock_reads(tree: Any, columns: set[str], clock: frozenset[str]) -> int:
+    return sum(_reads_clock(node, columns, clock) for node in nodes(tree))
+
+
+def _where_terms(statements: list[JsonNode]) -> list[JsonNode]:
+    """The terms of every WHERE's AND, in every SELECT of the tree."""
+    terms = []
+    for node in nodes(statements):
+        where = node.get("where_clause")
+        stack = [where] if isinstance(where, dict) else []
+        while stack:
+            term = stack.pop()
+            if term.get("class") == "CONJUNCTION" and term.get("type") == "CONJUNCTION_AND":
+                stack.extend(reversed([c for c in term.get("children") or [] if isinstance(c, dict)]))
+            else:
+                terms.append(term)
+    return terms
+
+
+def _columns_read(node: Any, columns: set[str]) -> list[str]:
+    return [name[-1] for inner in nodes(node) if (name := _column_names(inner)) and name[-1] in columns]
+
+
+def _column_names(node: JsonNode) -> list[str] | None:
+    names = node.get("column_names")
+    return names if node.get("class") == "COLUMN_REF" and isinstance(names, list) and names else None
+
+
+def clock_macros(macros: dict[str, str]) -> frozenset[str]:
+    """The names of `macros` (name → body) that read the clock, directly or through one another.
+
+    >>> sorted(clock_macros({"jst_now": "now() + INTERVAL 9 HOUR", "open_now": "f(h, jst_now())", "g": "lower(x)"}))
+    ['jst_now', 'open_now']
+    """
+    reading = set(_CLOCK_FUNCTIONS | _CLOCK_NAMES)
+    while True:  # to a fixed point: a macro over a clock macro reads the clock too
+        calls = re.compile(r"\b(" + "|".join(map(re.escape, sorted(reading))) + r")\b", re.IGNORECASE)
+        more = {name for name, body in macros.items() if name not in reading and calls.search(body)}
+        if not more:
+            return frozenset(reading & set(macros))
+        reading |= more
+
+
+def _condition(node: JsonNode, columns: set[str], source: bytes) -> Condition | None:
     kind = node.get("class")
+    if not isinstance(node.get("type"), str):  # a sample's size or a type, not an expression
+        return None
     if kind == "FUNCTION" and node.get("function_name") in _MATCHERS:
         target, *tested = _arguments(node)
         operator = _MATCHERS[node["function_name"]]
@@ -157,13 +295,37 @@ def _computed_text(node: Any, columns: set[str], source: bytes) -> str | None:
     """The query's own text of a call that reads one of `columns` (`dayname(start_date)`), or None."""
     if not isinstance(node, dict) or node.get("class") != "FUNCTION":
         return None
-    if not any(_field(inner, columns) for inner in _nodes(_arguments(node))):
+    if not any(_field(inner, columns) for inner in nodes(_arguments(node))):
         return None
-    start, length = node.get("query_location"), node.get("query_location_length")
-    if not isinstance(start, int) or not isinstance(length, int) or not 0 < length <= 500:
-        return None
-    text = source[start : start + length].decode(errors="replace").strip()
+    text = _source_text(node, source, 500)
     return text if text and text.count("(") == text.count(")") else None
+
+
+def _source_text(node: JsonNode, source: bytes, most: int) -> str | None:
+    """The query's own text of `node`, if DuckDB located it and it is at most `most` bytes long. DuckDB places an
+    operator written between its operands (`a LIKE 'x'`, `d BETWEEN 1 AND 2`) at the operator, so the text runs from
+    the first to the last place of any part of it.
+
+    >>> import duckdb
+    >>> sql = "SELECT 1 WHERE target_audience LIKE '家族%'"
+    >>> where = parse(duckdb.connect(), sql).statements[0]["node"]["where_clause"]
+    >>> _source_text(where, sql.encode(), 100)
+    "target_audience LIKE '家族%'"
+    """
+    spans = [
+        (start, start + length)
+        for part in nodes(node)
+        if isinstance(start := part.get("query_location"), int)
+        and isinstance(length := part.get("query_location_length"), int)
+        and length > 0
+        and start + length <= len(source)
+    ]
+    if not spans:
+        return None
+    first, last = min(s for s, _ in spans), max(e for _, e in spans)
+    if last - first > most:
+        return None
+    return source[first:last].decode(errors="replace").strip() or None
 
 
 def _field(node: Any, columns: set[str]) -> tuple[str, str | None] | None:
@@ -203,7 +365,7 @@ def _key_of(path: str) -> str | None:
     return (match.group(1) or match.group(2)) if match else None
 
 
-def _arguments(node: dict[str, Any]) -> list[Any]:
+def _arguments(node: JsonNode) -> list[Any]:
     """A call's arguments, as DuckDB 2 (`arguments` with `expression`) and 1.x (`children`) serialise them."""
     if "arguments" in node:
         return [argument.get("expression") for argument in node["arguments"]]
@@ -226,7 +388,7 @@ def _literal(node: Any) -> str | None:
     return None if text is None else str(text)
 
 
-def _type_name(node: dict[str, Any]) -> str | None:
+def _type_name(node: JsonNode) -> str | None:
     expression = node.get("type_expr") or {}
     if expression.get("type_name"):
         return str(expression["type_name"]).upper()

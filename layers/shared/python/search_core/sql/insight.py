@@ -15,8 +15,8 @@ import duckdb
 
 from search_core.errors import QueryAborted, SearchError
 from search_core.sql.execute import run_query
-from search_core.sql.filters import conditions
-from search_core.sql.hints import MAX_HINTS, value_hints
+from search_core.sql.filters import Filters, clock_macros, filters
+from search_core.sql.hints import MAX_HINTS, ClockNote, ClockRange, EmptyAnswer, rows_without, value_hints
 from search_core.sql.limits import QueryLimits
 from search_core.sql.policy import QueryPolicy
 from search_core.sql.profile import VALUE_CHARS, FieldProfile, TableProfile, build_profile
@@ -38,6 +38,7 @@ class DataInsight:
         self.policy = policy
         self.limits = limits
         self._profile: TableProfile | None = None
+        self._clock_macros = clock_macros({m.name: m.body for m in table.macros})
 
     def profile(self, seconds: float) -> TableProfile:
         """The data's profile, built on first use within `seconds` (QueryAborted if that is not enough) and kept."""
@@ -51,19 +52,49 @@ class DataInsight:
                 raise QueryAborted(_PROFILE_TIMEOUT) from None
         return self._profile
 
-    def hints(self, sql: str, seconds: float) -> list[dict[str, object]]:
-        """What the fields `sql` tests hold, within `seconds`; nothing if that is not enough (the answer stands)."""
+    def empty_answer(self, sql: str, seconds: float) -> EmptyAnswer:
+        """Why `sql` found nothing, within `seconds`: what the fields it tests hold and how many rows pass each
+        condition alone, and, if it reads the clock, the rows for now and the range of the columns it compared.
+        Whatever cannot be learnt in time is left out; the empty answer stands."""
         deadline = time.monotonic() + seconds
         try:
             profile = self.profile(seconds)
             with WATCHDOG.deadline(self.con, deadline - time.monotonic()):
-                tested = conditions(self.con, sql, {c.name for c in self.table.columns})
+                tested = filters(self.con, sql, {c.name for c in self.table.columns}, self._clock_macros)
         except (QueryAborted, duckdb.Error):
-            return []
-        computed = [self._computed_values(c.column, deadline) for c in tested if c.computed][:MAX_HINTS]
+            return EmptyAnswer()
+        computed = [self._computed_values(c.column, deadline) for c in tested.conditions if c.computed][:MAX_HINTS]
         profile = replace(profile, fields=profile.fields + tuple(f for f in computed if f is not None))
         json_columns = {c.name for c in self.table.columns if c.is_json}
-        return [hint.to_dict() for hint in value_hints(tested, profile, json_columns)]
+        hints = value_hints(
+            tested.conditions, profile, json_columns, lambda c: self._rows_passing([c.sql] if c.sql else [], deadline)
+        )
+        return EmptyAnswer(hints, self._clock(tested, profile, deadline))
+
+    def _clock(self, tested: Filters, profile: TableProfile, deadline: float) -> ClockNote | None:
+        if not tested.reads_clock:
+            return None
+        ranges = [
+            ClockRange(f.name, f.minimum, f.maximum, rows_without(f, profile))
+            for name in tested.clock_columns
+            if (f := profile.field(name, None)) is not None and f.minimum is not None and f.maximum is not None
+        ]
+        now = None if tested.clock_predicates is None else self._rows_passing(list(tested.clock_predicates), deadline)
+        return ClockNote(ranges, now)
+
+    def _rows_passing(self, predicates: list[str], deadline: float) -> int | None:
+        """How many rows pass `predicates` together, counted by DuckDB through the same guard, plan check and
+        bounds as any query (they are the agent's own text); None if that cannot be known in time."""
+        remaining = deadline - time.monotonic()
+        if not predicates or remaining <= 0:
+            return None
+        where = " AND ".join(predicates)
+        sql = f"SELECT count(*) AS n FROM {quote_identifier(self.table.table)} WHERE {where}"
+        try:
+            result = run_query(self.con, sql, self.policy, self.limits.interrupting_after(remaining), self.table)
+        except SearchError:
+            return None
+        return int(result.rows[0][0]) if result.rows and isinstance(result.rows[0][0], int) else None
 
     def _computed_values(self, expression: str, deadline: float) -> FieldProfile | None:
         """The most frequent values of an expression the query tested (`dayname(start_date)`), asked as any query

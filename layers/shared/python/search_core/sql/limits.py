@@ -90,7 +90,7 @@ class QueryLimits:
 
     @property
     def timeout_message(self) -> str:
-        """What the agent reads when a query was stopped at its deadline."""
+        """What the agent reads when a query was stopped at its deadline, by DuckDB's interrupt or by the kill."""
         return (
             f"クエリが制限時間（{self.timeout_seconds:g} 秒）内に終わらないため中断しました。"
             "条件を絞るか、より単純な問い合わせにしてください。"
@@ -98,9 +98,10 @@ class QueryLimits:
 
     @property
     def memory_message(self) -> str:
-        """What the agent reads when a query was stopped for memory."""
+        """What the agent reads when a query was stopped for memory, by DuckDB or by the worker's supervisor: one
+        message naming the one bound the agent can reason about, the worker's memory."""
         return (
-            f"クエリがメモリ上限（約 {self.duckdb_memory_mb} MB）を超えたため中断しました。"
+            f"クエリがメモリ上限（{self.worker_rss_cap_mb} MB）を超えたため中断しました。"
             "巨大な文字列・結合・再帰を避け、条件を絞ってください。"
         )
 
@@ -114,6 +115,18 @@ class QueryLimits:
 
     def to_dict(self) -> dict[str, Any]:
         return asdict(self)
+
+
+def sql_too_long(sql: str) -> str | None:
+    """What the agent reads when `sql` is longer than MAX_SQL_CHARS (checked before anything reaches a worker, and
+    again by the guard), or None.
+
+    >>> sql_too_long("x" * 20_001)
+    'SQL が長すぎます（20001 文字）。20000 文字以内にしてください。'
+    """
+    if len(sql) <= MAX_SQL_CHARS:
+        return None
+    return f"SQL が長すぎます（{len(sql)} 文字）。{MAX_SQL_CHARS} 文字以内にしてください。"
 
 
 def vcpus(memory_mb: int, cpu_count: int | None = None) -> float:

@@ -13,6 +13,7 @@ from enum import Enum
 from typing import Any, ClassVar
 
 from search_core.errors import DataUnavailable, QueryAborted, QueryFailed, QueryRejected, SearchError
+from search_core.sql.hints import ClockNote
 from search_core.sql.limits import QueryLimits
 from search_core.sql.profile import TableProfile
 from search_core.sql.table import TableSpec
@@ -59,8 +60,10 @@ class Rows:
     columns: list[str]
     rows: list[list[Any]]
     truncated: bool
-    # For an answer without rows: what the tested fields hold (sql/hints.py), as plain dictionaries.
+    # For an answer without rows: what the tested fields hold (sql/hints.py), as plain dictionaries, and the clock's
+    # part in it when a condition reads the clock.
     hints: list[dict[str, Any]] = field(default_factory=list)
+    clock: ClockNote | None = None
 
 
 @dataclass(frozen=True)
@@ -89,6 +92,8 @@ class Failure:
     tag: ClassVar[str] = "failure"
     kind: FailureKind
     message: str
+    # The worker exits after this reply (its Python heap is exhausted): the parent replaces it before the next call.
+    retiring: bool = False
 
     @classmethod
     def of(cls, error: SearchError) -> Failure:
@@ -111,7 +116,7 @@ def encode(message: Request | Reply) -> str:
     """The message as one JSON line (JSON escapes newlines inside strings), without the line end.
 
     >>> encode(Failure(FailureKind.REJECTED, "SELECT のみ"))
-    '{"type": "failure", "kind": "rejected", "message": "SELECT のみ"}'
+    '{"type": "failure", "kind": "rejected", "message": "SELECT のみ", "retiring": false}'
     """
     return json.dumps({"type": message.tag, **_fields(message)}, ensure_ascii=False)
 
@@ -138,20 +143,19 @@ def decode_request(line: bytes | str) -> Request:
 def decode_reply(line: bytes | str) -> Reply:
     """
     >>> decode_reply(encode(Rows(["a"], [[1]], False)))
-    Rows(columns=['a'], rows=[[1]], truncated=False, hints=[])
+    Rows(columns=['a'], rows=[[1]], truncated=False, hints=[], clock=None)
     """
     data = json.loads(line)
     kind = data.pop("type")
     if kind == Ready.tag:
         return Ready()
     if kind == Rows.tag:
-        return Rows(
-            columns=data["columns"], rows=data["rows"], truncated=bool(data["truncated"]), hints=data.get("hints", [])
-        )
+        clock = ClockNote.from_dict(data["clock"]) if data.get("clock") else None
+        return Rows(data["columns"], data["rows"], bool(data["truncated"]), data.get("hints", []), clock)
     if kind == Profiled.tag:
         return Profiled(TableProfile.from_dict(data["profile"]))
     if kind == Failure.tag:
-        return Failure(FailureKind(data["kind"]), str(data["message"]))
+        return Failure(FailureKind(data["kind"]), str(data["message"]), bool(data.get("retiring", False)))
     raise ValueError(f"not a reply: {kind!r}")
 
 
@@ -166,7 +170,9 @@ def _fields(message: Request | Reply) -> dict[str, Any]:
             "host_paths": list(message.host_paths),
         }
     if isinstance(message, Failure):
-        return {"kind": message.kind.value, "message": message.message}
+        return {"kind": message.kind.value, "message": message.message, "retiring": message.retiring}
     if isinstance(message, Profiled):
         return {"profile": message.profile.to_dict()}
+    if isinstance(message, Rows) and message.clock is not None:
+        return {**vars(message), "clock": message.clock.to_dict()}
     return dict(vars(message))

@@ -5,6 +5,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from search_core.sql.hints import ClockNote
+
 
 @dataclass
 class QueryResult:
@@ -12,3 +14,4 @@ class QueryResult:
     rows: list[list[Any]]
     truncated: bool = False
     hints: list[dict[str, Any]] = field(default_factory=list)
+    clock: ClockNote | None = None

@@ -12,6 +12,8 @@ from typing import Any
 
 from search_core.sql.limits import MAX_ITEMS, MAX_NESTING, TRUNCATION_MARKER
 
+# The integers every JSON reader holds exactly (IEEE doubles); beyond them a number is sent as its text.
+_EXACT_INTEGER = 2**53
 # A value cut for the row's share still keeps this many characters, so that it says what it was.
 _MIN_KEPT_CHARS = 32
 
@@ -77,12 +79,12 @@ class Clipper:
         return converted
 
     def _scalar(self, value: Any) -> Any:
-        if value is None or isinstance(value, bool | int):
+        if value is None or isinstance(value, bool):
             return value
+        if isinstance(value, int | Decimal):
+            return exact_number(value)
         if isinstance(value, float):
             return value if math.isfinite(value) else str(value)
-        if isinstance(value, Decimal):
-            return float(value) if value.is_finite() else str(value)
         if isinstance(value, datetime | date | time):
             return value.isoformat()
         if isinstance(value, timedelta):
@@ -98,3 +100,18 @@ class Clipper:
             return text
         self.clipped = True
         return text[:keep] + TRUNCATION_MARKER
+
+
+def exact_number(value: int | Decimal) -> int | float | str:
+    """`value` as a JSON number where every JSON reader holds it exactly, else as its exact text: a DECIMAL or
+    HUGEINT never loses digits on its way to the agent.
+
+    >>> exact_number(Decimal("0.10")), exact_number(9007199254740993), exact_number(Decimal("12345678901234567.89"))
+    (0.1, '9007199254740993', '12345678901234567.89')
+    """
+    if isinstance(value, int):
+        return value if abs(value) <= _EXACT_INTEGER else str(value)
+    if not value.is_finite():
+        return str(value)
+    as_float = float(value)  # its shortest text (what JSON carries) must read back as the same number
+    return as_float if Decimal(repr(as_float)) == value else str(value)

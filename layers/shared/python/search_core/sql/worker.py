@@ -11,13 +11,16 @@ from __future__ import annotations
 import os
 import resource
 import sys
+import tempfile
 import time
 import traceback
 from functools import cached_property
 from pathlib import Path
 from typing import IO
 
-from search_core.errors import DataUnavailable, QueryAborted, QueryFailed, QueryRejected, SearchError
+import duckdb
+
+from search_core.errors import DataUnavailable, QueryFailed, QueryRejected, SearchError
 from search_core.scrub import HostPathNet
 from search_core.sql.execute import run_query
 from search_core.sql.insight import DataInsight
@@ -27,6 +30,7 @@ from search_core.sql.protocol import (
     Boot,
     Describe,
     Failure,
+    FailureKind,
     Profiled,
     Query,
     Ready,
@@ -37,6 +41,7 @@ from search_core.sql.protocol import (
     encode,
 )
 from search_core.sql.sandbox import connect_bounded, open_sandbox
+from search_core.sql.table import TableSpec
 
 _LEAK_MESSAGE = "結果またはエラーにサーバー内部のパスが含まれるため返せません。データの列だけを選んでください。"
 
@@ -59,7 +64,7 @@ def main() -> None:
         except MemoryError:
             # Python's own heap is exhausted under the address-space cap, and would stay so for the next queries:
             # say why, then exit, so that the parent starts a fresh worker for the next one.
-            _send(replies, Failure.of(QueryAborted(session.limits.memory_message)))
+            _send(replies, Failure(FailureKind.ABORTED, session.limits.memory_message, retiring=True))
             return
         _write_line(replies, reply)
 
@@ -68,10 +73,10 @@ class _Session:
     def __init__(self, boot: Boot) -> None:
         self.table = boot.table
         self.limits = boot.limits
-        work_dir = Path(boot.work_dir)
+        work_dir = Path(boot.work_dir).resolve()
         data_paths = [p for p in (boot.csv_path, boot.database) if p]
         self.host_paths = HostPathNet([*boot.host_paths, str(work_dir), *data_paths])
-        database = Path(boot.database) if boot.database else None
+        database = Path(boot.database).resolve() if boot.database else None
         if database is None:
             assert boot.csv_path is not None
             csv_path = Path(boot.csv_path)
@@ -83,7 +88,7 @@ class _Session:
             write_dataset_file(
                 self.table, Path(boot.csv_path), database, lambda db: connect_bounded(self.limits, work_dir, db)
             )
-        self.con = open_sandbox(self.limits, work_dir, lambda c: attach_dataset_file(c, self.table, database))
+        self.con = open_sandbox(self.limits, work_dir, lambda c: _attach_through_neutral_link(c, self.table, database))
 
     @cached_property
     def policy(self) -> QueryPolicy:
@@ -123,7 +128,9 @@ class _Session:
         if result.rows or not result.columns:
             return Rows(result.columns, result.rows, result.truncated)
         remaining = self.limits.interrupt_seconds - (time.monotonic() - started)
-        return Rows(result.columns, result.rows, result.truncated, self.insight.hints(sql, remaining))
+        empty = self.insight.empty_answer(sql, remaining)
+        hints = [hint.to_dict() for hint in empty.hints]
+        return Rows(result.columns, result.rows, result.truncated, hints, empty.clock)
 
 
 def _open_session(boot: Boot, replies: IO[bytes]) -> _Session | None:
@@ -138,6 +145,30 @@ def _open_session(boot: Boot, replies: IO[bytes]) -> _Session | None:
         return None
     _send(replies, Ready())
     return session
+
+
+def _attach_through_neutral_link(con: duckdb.DuckDBPyConnection, table: TableSpec, database: Path) -> None:
+    """Attach `database` under a path that says nothing of the host. DuckDB lists every attached file's absolute
+    path (duckdb_databases), whatever relative name or symbolic link it was given, so the file is attached through a
+    hard link in a fresh folder under /tmp, removed once DuckDB holds the file open. Where no link can be made
+    (another file system), the file is attached by its own path: the guard and the path net still stand before it.
+    """
+    try:
+        folder = Path(tempfile.mkdtemp(prefix="dataset-", dir="/tmp"))
+    except OSError:
+        attach_dataset_file(con, table, database)
+        return
+    link = folder / "data.duckdb"
+    try:
+        os.link(database, link)
+    except OSError:
+        link = database
+    try:
+        attach_dataset_file(con, table, link)
+    finally:
+        if link != database:
+            link.unlink(missing_ok=True)
+        folder.rmdir()
 
 
 def _limit_address_space(megabytes: int) -> None:
