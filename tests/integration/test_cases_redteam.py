@@ -4,23 +4,34 @@ budget with the status it should, and each defect it found is asserted fixed bel
 from __future__ import annotations
 
 import json
+import sqlite3
 from collections.abc import Iterator
 from pathlib import Path
 from types import ModuleType
 from typing import Any
 
 import pytest
+from tooling.doors import DOORS, Door, reply_of
 
+from search_core.case_search import FIND_IN_CASE, SEARCH
+from search_core.cases.source import COLUMNS, read_decisions
 from search_core.responses import BUDGET_BYTES, response_bytes
-from tests.conftest import LambdaContext, body_of, load_event, sample_functions, status_of
+from tests.conftest import DATA_DIR, LambdaContext, body_of, load_event, sample_functions, serving, status_of
 
 CASES = [json.loads(line) for line in (Path(__file__).parents[1] / "attacks" / "redteam_cases.jsonl").open()]
+SAMPLE = {row["doc_id"]: row for row in read_decisions(DATA_DIR / "cases.db")}
 
 
 @pytest.fixture(scope="module")
 def cases(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ModuleType]:
     with sample_functions(["search_cases"], "redteam", tmp_path_factory.mktemp("cache")) as loaded:
         yield loaded["search_cases"]
+
+
+@pytest.fixture(scope="module", params=DOORS)
+def door(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Door]:
+    with serving(request.param, ["search_cases"], "redteam_cases", tmp_path_factory.mktemp("cache")) as door:
+        yield door
 
 
 def ask(cases: ModuleType, op: str, args: dict[str, Any]) -> dict[str, Any]:
@@ -124,3 +135,65 @@ def test_an_empty_answer_caused_by_an_exclusion_says_what_it_removed(cases: Modu
     # From the Gateway's agent frame: the message named -控訴 whatever had been excluded.
     both = body_of(ask(cases, "search", {"keywords": "事件 -事 -件"}))["message"]
     assert "除外語（-事、-件）を外すと" in both
+
+
+def test_find_in_case_counts_every_place_of_every_term(door: Door) -> None:
+    """From the red team: hits added a per-term cap of 1,000, so の る reported 1,843 of 2,645 places, a number above
+    the documented cap of 1,000 that was neither the count nor the cap."""
+    # Given a decision holding の and る 2,645 times in all, の alone more than 1,000 times
+    long = SAMPLE["R05-0930-LONG"]
+    places = sum(text.count(term) for text in (long["main_text"], long["facts_and_reasons"]) for term in "のる")
+    # When findInCase is asked for both
+    result = door.call("search_cases", FIND_IN_CASE, {"doc_id": "R05-0930-LONG", "keywords": "の る", "limit": 20})
+    # Then hits is every place of every term, and more says there are passages beyond those returned
+    body = reply_of(result).body
+    assert (body["hits"], body["more"], len(body["passages"])) == (places, True, 20)
+
+
+def test_each_hit_carries_its_main_text_whole(door: Door) -> None:
+    """From the case-law agent frame: a hit's snippet began with the whole 主文 but nothing said so, so the agent
+    read the full text to be sure: two calls where one sufficed."""
+    # When every decision of the sample is searched for
+    body = reply_of(door.call("search_cases", SEARCH, {"keywords": "事件", "limit": 20})).body
+    # Then each hit carries its 主文 as written, said to be whole
+    assert body["count"] == len(SAMPLE)
+    for hit in body["results"]:
+        assert (hit["main_text"], hit["main_text_complete"]) == (SAMPLE[hit["doc_id"]]["main_text"], True)
+
+
+SHORT_MAIN_TEXT = "本件控訴を棄却する。"
+LONG_MAIN_TEXT = "".join(f"{i}　被告は、原告に対し、別紙物件目録{i}記載の物件を引き渡せ。\n" for i in range(1, 60))
+
+
+@pytest.fixture(scope="module", params=DOORS)
+def crowded(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Door]:
+    """Twenty decisions whose 主文 together are several times the response budget, and one short 主文 among them."""
+    folder = tmp_path_factory.mktemp("crowded")
+    rows = [
+        (f"LONG-{day:02d}", "東京地裁", f"2024-01-{day:02d}", f"令和6年(ワ)第{day}号", "物件引渡請求事件",
+         SHORT_MAIN_TEXT if day == 10 else LONG_MAIN_TEXT, "引渡しを求める。", None)
+        for day in range(1, 21)
+    ]  # fmt: skip
+    con = sqlite3.connect(folder / "cases.db")
+    con.execute(f"CREATE TABLE cases ({', '.join(f'{column} TEXT' for column in COLUMNS)})")
+    con.executemany(f"INSERT INTO cases VALUES ({', '.join('?' * len(COLUMNS))})", rows)
+    con.commit()
+    con.close()
+    cache = tmp_path_factory.mktemp("cache")
+    with serving(request.param, ["search_cases"], "crowded", cache, CASES_URI=str(folder / "cases.db")) as door:
+        yield door
+
+
+def test_main_texts_beyond_the_budget_are_cut_and_said_to_be(crowded: Door) -> None:
+    # When twenty hits' 主文 cannot all fit the response
+    result = crowded.call("search_cases", SEARCH, {"keywords": "引渡", "limit": 20})
+    body = reply_of(result).body
+    # Then every hit is still returned, within the budget
+    assert response_bytes(result) <= BUDGET_BYTES and body["count"] == 20
+    # And the short 主文 is whole, each long one is its beginning marked as cut, and the message says so
+    hits = {hit["doc_id"]: hit for hit in body["results"]}
+    assert (hits["LONG-10"]["main_text"], hits["LONG-10"]["main_text_complete"]) == (SHORT_MAIN_TEXT, True)
+    cut = [hit for doc_id, hit in hits.items() if doc_id != "LONG-10"]
+    assert all(not hit["main_text_complete"] and hit["main_text"].endswith("…") for hit in cut)
+    assert all(LONG_MAIN_TEXT.startswith(hit["main_text"][:-1]) for hit in cut)
+    assert "main_text_complete" in body["message"]

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from datetime import date
 from typing import Any
@@ -16,13 +16,13 @@ from search_core.cases.database import FILE_NAME, open_cases
 from search_core.cases.index import CaseIndex
 from search_core.cases.models import CaseMatches, CaseQuery, Decision
 from search_core.cases.normalize import normalize
-from search_core.cases.pages import page_end
-from search_core.cases.passages import MAX_COUNTED, Occurrence, occurrences
+from search_core.cases.pages import largest, page_end
+from search_core.cases.passages import Occurrence, Occurrences, occurrences
 from search_core.cases.query import Expression, Term, parse, term_text
 from search_core.cases.snippet import excerpt, snippet
 from search_core.errors import InvalidRequest, NotFound, QueryAborted, QueryFailed
 from search_core.observability import logger, metrics
-from search_core.responses import absent_when_none, fit_rows
+from search_core.responses import absent_when_none, embedded_bytes, fit_rows
 from search_core.settings import Settings
 from search_core.sql.limits import QueryLimits
 from search_core.sql.watchdog import WATCHDOG
@@ -44,6 +44,8 @@ SORT_DESCRIPTION = (
 )
 # What a passage shows around its term, in characters.
 PASSAGE_BEFORE, PASSAGE_AFTER = 80, 160
+# Ends a 主文 cut to fit the response, as snippets mark their cut ends.
+MAIN_TEXT_CUT = "…"
 
 # The operations' names (operationId): every door shows them to the model (a Bedrock Agent's tool names end in them,
 # MCP tools are named by them), so the descriptions and messages refer to an operation by its name, never its path.
@@ -52,7 +54,11 @@ SEARCH_DESCRIPTION = (
     "日本の判例（裁判所の判決）をキーワード・裁判所・判決日で検索し、判決日の新しい順に返します"
     f"（既定 {DEFAULT_LIMIT} 件、最大 {MAX_LIMIT} 件）。応答の total は該当する判決の総数（total_exact が false なら"
     "数えきれず、少なくともその数）、more は返した件数より多く該当するか。キーワードなしで court や日付だけでも"
-    f"検索できます。全文は doc_id を {READ_TEXT} に、語の箇所は {FIND_IN_CASE} で読めます。"
+    "検索できます。各結果の main_text は主文（元の表記のまま）で、main_text_complete が true なら主文の全文です"
+    f"（主文を読むために {READ_TEXT} を呼ぶ必要はありません）。全件の主文が応答サイズに収まらないときは、長い主文を"
+    f"同じ長さで切って末尾に {MAIN_TEXT_CUT} を付け、main_text_complete を false にします（短い主文は全文のまま。"
+    "message でも伝えます）。"
+    f"事実及び理由を含む全文は doc_id を {READ_TEXT} に、語の箇所は {FIND_IN_CASE} で読めます。"
 )
 KEYWORDS_DESCRIPTION = (
     "検索式: 空白 = AND、OR（または ｜）= どちらか、先頭の - または NOT = 除外（語の一部にも一致: -控訴 は 控訴人 も"
@@ -93,6 +99,14 @@ class CaseHit(BaseModel):
     date_text: str | None = Field(description="判決日（データに記録されたままの表記）")
     case_number: str | None
     case_name: str | None
+    main_text: str | None = Field(
+        description=f"主文（元の表記のまま）。main_text_complete が false なら途中までで、末尾に {MAIN_TEXT_CUT} "
+        "が付きます。データに主文がなければ null"
+    )
+    main_text_complete: bool = Field(
+        description="main_text が主文の全文なら true。応答サイズに収めるため途中で切ったなら false（続きは "
+        f"{READ_TEXT} で offset 0 から読めます）"
+    )
     snippet: str = Field(description="最初に一致した箇所の前後の抜粋")
 
 
@@ -141,8 +155,11 @@ class CasePassagesResponse(BaseModel):
     case_number: str | None
     case_name: str | None
     total_chars: int
-    hits: int = Field(description=f"語が出てくる箇所の数（{MAX_COUNTED:,} 以上は {MAX_COUNTED:,}）")
-    more: bool = Field(description="返したより多くの箇所があれば true")
+    hits: int = Field(
+        description="語が出てくる箇所の数（すべて数えた正確な数）。語ごとの出現回数の合計で、同じ位置に 2 語が"
+        "重なればそれぞれ数えます"
+    )
+    more: bool = Field(description="返したより多くの箇所があれば true（hits が返した passages の数より多い）")
     passages: list[Passage]
 
 
@@ -171,7 +188,7 @@ class CaseSearch:
         terms = query.expression.positive_terms
         rows = [_hit(decision, terms).model_dump() for decision in found.decisions]
         notes = _limit_note(limit)
-        fitted, _ = fit_rows(rows, lambda r: _search_body(r, found, notes, query).model_dump(), budget)
+        fitted = _fit_hits(rows, lambda r: _search_body(r, found, notes, query).model_dump(), budget)
         if rows and not fitted:
             raise QueryFailed("結果が大きすぎて返せません。limit を小さくしてください。")
         metrics.add_metric(name="CasesReturned", unit="Count", value=len(fitted))
@@ -197,8 +214,8 @@ class CaseSearch:
             raise InvalidRequest("keywords が空です。探す語を 1 つ以上指定してください。")
         decision = self._decision(doc_id)
         full = decision.full_text
-        found = occurrences(full, terms)
-        shown = [_passage(full, hit).model_dump() for hit in found[: min(limit, MAX_LIMIT)]]
+        found = occurrences(full, terms, min(limit, MAX_LIMIT))
+        shown = [_passage(full, hit).model_dump() for hit in found.first]
         fitted, _ = fit_rows(shown, lambda r: _passages_body(decision, full, found, r).model_dump(), budget)
         return _passages_body(decision, full, found, fitted)
 
@@ -299,9 +316,48 @@ def _identity(decision: Decision) -> dict[str, Any]:
 
 
 def _hit(decision: Decision, keywords: tuple[Term, ...]) -> CaseHit:
-    """The decision with a passage around its first hit of a positive term (the opening if none)."""
+    """The decision with its 主文 whole and a passage around its first hit of a positive term (the opening if
+    none)."""
     decision_text = f"{decision.main_text or ''}\n{decision.facts_and_reasons or ''}"
-    return CaseHit(**_identity(decision), date_text=decision.date_text, snippet=snippet(decision_text, keywords))
+    return CaseHit(
+        **_identity(decision),
+        date_text=decision.date_text,
+        main_text=decision.main_text,
+        main_text_complete=True,
+        snippet=snippet(decision_text, keywords),
+    )
+
+
+def _fit_hits(
+    rows: list[dict[str, Any]], make_body: Callable[[list[dict[str, Any]]], Any], budget: int
+) -> list[dict[str, Any]]:
+    """The hits within `budget`: every 主文 whole when they fit; else every 主文 longer than one length cut to it,
+    the longest length that lets every hit fit (so short ones stay whole); hits are dropped (and other values
+    clipped, fit_rows) only when no 主文 at all leaves room for them."""
+
+    def fits(length: int) -> bool:
+        return embedded_bytes(make_body(_cut_main_texts(rows, length))) <= budget
+
+    longest = max((len(row["main_text"] or "") for row in rows), default=0)
+    if fits(longest):
+        return rows
+    if not fits(0):
+        return fit_rows(_cut_main_texts(rows, 0), make_body, budget)[0]
+    return _cut_main_texts(rows, largest(0, longest, fits))
+
+
+def _cut_main_texts(rows: list[dict[str, Any]], length: int) -> list[dict[str, Any]]:
+    """The hits with each 主文 longer than `length` characters cut there, marked, and said not to be whole.
+
+    >>> _cut_main_texts([{"main_text": "本件控訴を棄却する。", "main_text_complete": True}], 4)
+    [{'main_text': '本件控訴…', 'main_text_complete': False}]
+    """
+    return [
+        {**row, "main_text": row["main_text"][:length] + MAIN_TEXT_CUT, "main_text_complete": False}
+        if len(row["main_text"] or "") > length
+        else row
+        for row in rows
+    ]
 
 
 def _search_body(
@@ -310,7 +366,8 @@ def _search_body(
     hits = [CaseHit.model_validate(row) for row in rows]
     counts = [TermCount(term=term_text(t)[:100], count=n) for t, n in found.term_counts.items()] or None
     estimate = None if found.total_exact else f"該当は少なくとも {found.total} 件です（すべては数えていません）。"
-    message = " ".join(part for part in (note, estimate, None if hits else _no_hits(found, query)) if part) or None
+    cut = _main_texts_cut_note(hits)
+    message = " ".join(part for part in (note, estimate, cut, None if hits else _no_hits(found, query)) if part) or None
     return CaseSearchResponse(
         results=hits,
         count=len(hits),
@@ -319,6 +376,17 @@ def _search_body(
         more=found.total > len(hits) or not found.total_exact,  # uncounted candidates may hold more
         message=message,
         term_counts=counts,
+    )
+
+
+def _main_texts_cut_note(hits: list[CaseHit]) -> str | None:
+    cut = sum(not hit.main_text_complete for hit in hits)
+    if not cut:
+        return None
+    return (
+        f"応答サイズに収めるため、{cut} 件の主文を途中で切りました（main_text_complete が false、"
+        f"末尾 {MAIN_TEXT_CUT}）。その主文の全文は doc_id を {READ_TEXT} に渡して offset 0 から読めます。"
+        "limit を小さくすると 1 件あたりの主文を長く返せます。"
     )
 
 
@@ -354,13 +422,13 @@ def _passage(full: str, hit: Occurrence) -> Passage:
 
 
 def _passages_body(
-    decision: Decision, full: str, found: list[Occurrence], rows: list[dict[str, Any]]
+    decision: Decision, full: str, found: Occurrences, rows: list[dict[str, Any]]
 ) -> CasePassagesResponse:
     return CasePassagesResponse(
         **_identity(decision),
         total_chars=len(full),
-        hits=len(found),
-        more=len(found) > len(rows),
+        hits=found.total,
+        more=found.total > len(rows),
         passages=[Passage.model_validate(row) for row in rows],
     )
 
