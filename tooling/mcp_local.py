@@ -4,17 +4,24 @@ stdio on the bundled sample data, or on the data each `<DATASET>_URI` names.
 A tool call runs through the function's own `lambda_handler`, invoked as an AgentCore Gateway invokes it (the
 arguments as the event, the tool's name in the client context), so the local server runs the code Lambda runs,
 with its validation, guard, deadlines and byte budget.
+
+The server reads the client's lines itself and bounds each before parsing it (read_message): every request gets an
+answer or a JSON-RPC error, and no line ends the server.
 """
 
 from __future__ import annotations
 
+import io
 import json
+import os
+import re
 import sys
-from collections.abc import AsyncIterable, AsyncIterator, Iterable, Iterator
+from collections.abc import AsyncIterator, Iterable, Iterator
 from contextlib import asynccontextmanager, contextmanager, redirect_stdout
 from importlib.metadata import version
+from itertools import accumulate
 from types import ModuleType
-from typing import Any
+from typing import Any, BinaryIO
 
 import anyio
 import mcp_types as types
@@ -35,10 +42,6 @@ from search_core.settings import Settings
 from search_core.tools import Tool
 
 SERVER_NAME = PACKAGE = "bedrock-agent-search"
-UNREADABLE = (
-    "リクエストを読めません。UTF-8 で表せない文字（対になっていないサロゲートなど）を除くか、"
-    "JSON-RPC の形式（jsonrpc・id・method・params）を直してください。"
-)
 SCRIPT = ROOT / "scripts" / "mcp_server.py"
 # Every operation only reads: a client may call any of them without asking its user first.
 READ_ONLY = types.ToolAnnotations(read_only_hint=True, destructive_hint=False, idempotent_hint=True)
@@ -48,6 +51,39 @@ BUSY = (
     "ローカルの MCP サーバーは同じ関数への呼び出しを 1 つずつ処理します。"
     "先の呼び出しが多く、時間内に順番が来ませんでした。同時に送る呼び出しを減らして再試行してください。"
 )
+# The variable each function sizes its memory by (search_core.settings).
+MEMORY_VARIABLE = "AWS_LAMBDA_FUNCTION_MEMORY_SIZE"
+
+# Bounds on one line from the client, checked before it is parsed. The largest argument of any tool, 20,000
+# characters of SQL, takes at most 120 KB even with every character escaped (\uXXXX). A 300 MB line took 8 s and
+# 1.8 GB before anything looked at it; refused, it is read past in 0.65 s with the server at 104 MB.
+MAX_LINE_BYTES = 1 << 20
+# A tool's arguments are flat and the envelope adds three levels; Python's own parser recursed out at ~1,000.
+MAX_NESTING = 64
+# An id is echoed in the reply: a UUID is 36 characters, and a 100 KB id made a 100 KB reply.
+MAX_ID_CHARS = 200
+TOO_LONG = f"1 行のメッセージが大きすぎます（上限 {MAX_LINE_BYTES:,} バイト）。引数を短くしてください。"
+TOO_DEEP = f"JSON の入れ子（配列・オブジェクト）が深すぎます（上限 {MAX_NESTING} 段）。引数を浅くしてください。"
+NOT_JSON = "JSON として読めません。1 行に 1 つの JSON-RPC リクエストを送ってください。"
+BATCH = (
+    "JSON-RPC のバッチ（配列）には対応していません（MCP 2025-06-18 以降の仕様にはありません）。"
+    "リクエストを 1 行に 1 つずつ送ってください。"
+)
+BAD_ID = (
+    f"id は整数か {MAX_ID_CHARS} 文字までの文字列にしてください"
+    "（小数・true/false・null・配列・オブジェクトや、UTF-8 で表せない文字は使えません）。"
+)
+UNREADABLE = (
+    "リクエストを読めません。UTF-8 で表せない文字（対になっていないサロゲートなど）を除くか、"
+    "JSON-RPC の形式（jsonrpc・id・method・params）を直してください。"
+)
+# How much of a line past MAX_LINE_BYTES is read at a time to skip it.
+_SKIP_BYTES = 1 << 16
+# A JSON string, or the rest of a line that leaves one open: brackets inside it are no nesting.
+_STRING = re.compile(rb'"[^"\\]*(?:\\.[^"\\]*)*(?:"|\\?$)')
+# Each bracket as the step it takes in depth, a signed byte: +1 for [ and {, -1 for ] and }.
+_DEPTH_STEPS = bytes.maketrans(b"[{]}", b"\x01\x01\xff\xff")
+_NOT_BRACKETS = bytes(set(range(256)) - set(b"[]{}"))
 
 
 class LocalTools:
@@ -56,24 +92,33 @@ class LocalTools:
     One call at a time per function, as one Lambda execution environment serves them. A call waits for the one
     before it without holding a thread (the protocol's own reading and writing need them), and gives up after
     as long as QUEUED_CALLS calls may take: where Lambda would start another environment, it says it is busy.
+
+    The functions share the memory of one (AWS_LAMBDA_FUNCTION_MEMORY_SIZE): each is loaded sized by an equal
+    share of it, so that their SQL workers, each capped by its function's size, together stay within it.
     """
 
     def __init__(self, names: Iterable[str] = ACTION_GROUPS) -> None:
+        names = list(names)
+        settings = Settings.from_env()
         self._functions: dict[str, ModuleType] = {}
         self._turns: dict[str, anyio.Lock] = {}
-        self._wait_seconds = QUEUED_CALLS * Settings.from_env().query_timeout_seconds
+        self._wait_seconds = QUEUED_CALLS * settings.query_timeout_seconds
         self.tools: dict[str, tuple[str, Tool]] = {}
         try:
-            for name in names:
-                self._functions[name] = import_function(name, f"{name}_mcp")
-                self._turns[name] = anyio.Lock()
-                for tool in self._functions[name].function.tools.values():
-                    if tool.name in self.tools:
-                        raise ValueError(f"two functions offer a tool named {tool.name}")
-                    self.tools[tool.name] = (name, tool)
+            with _memory_size(memory_share(settings.memory_mb, len(names))):
+                for name in names:
+                    self._load(name)
         except BaseException:
             self.close()
             raise
+
+    def _load(self, name: str) -> None:
+        self._functions[name] = import_function(name, f"{name}_mcp")
+        self._turns[name] = anyio.Lock()
+        for tool in self._functions[name].function.tools.values():
+            if tool.name in self.tools:
+                raise ValueError(f"two functions offer a tool named {tool.name}")
+            self.tools[tool.name] = (name, tool)
 
     def listed(self) -> list[types.Tool]:
         return [
@@ -105,6 +150,30 @@ class LocalTools:
         self._functions.clear()
 
 
+def memory_share(memory_mb: int, functions: int) -> int:
+    """The memory each of `functions` loaded side by side is sized by, for all to fit in `memory_mb`: an equal share,
+    but never below the 128 MB a function needs at least (search_core.settings).
+
+    >>> memory_share(1024, 3), memory_share(256, 3)
+    (341, 128)
+    """
+    return max(128, memory_mb // functions)
+
+
+@contextmanager
+def _memory_size(memory_mb: int) -> Iterator[None]:
+    """Lambda's memory setting, which the functions size themselves by as they load, set to `memory_mb` meanwhile."""
+    before = os.environ.get(MEMORY_VARIABLE)
+    os.environ[MEMORY_VARIABLE] = str(memory_mb)
+    try:
+        yield
+    finally:
+        if before is None:
+            del os.environ[MEMORY_VARIABLE]
+        else:
+            os.environ[MEMORY_VARIABLE] = before
+
+
 def mcp_server(tools: LocalTools) -> Server[Any]:
     """An MCP server answering tools/list and tools/call from `tools`."""
 
@@ -122,63 +191,114 @@ def mcp_server(tools: LocalTools) -> Server[Any]:
 async def serve_stdio() -> None:
     """Serve until the client closes stdin. The functions load once stdout is claimed for the protocol, and print
     (Powertools' metrics do) to stderr: the claim moves file descriptor 1, but sys.stdout's buffer would reach the
-    wire when it is flushed at exit."""
-    async with stdio_server() as (read_stream, write_stream), _printing_to_stderr():
+    wire when it is flushed at exit. The client's lines are read here, not by the SDK, which would hold a line of
+    any length and parse it at any depth (see read_message)."""
+    wire = _claim_stdin()
+    async with stdio_server(stdin=anyio.wrap_file(io.StringIO())) as (_, write_stream), _printing_to_stderr():
         tools = LocalTools()
         try:
             server = mcp_server(tools)
-            readable, readable_out = anyio.create_memory_object_stream[SessionMessage | Exception]()
+            messages, received = anyio.create_memory_object_stream[SessionMessage | Exception]()
             async with anyio.create_task_group() as group:
-                group.start_soon(_answering_unreadable, read_stream, readable, write_stream)
-                await server.run(readable_out, write_stream, server.create_initialization_options())
+                group.start_soon(_reading, wire, messages, write_stream)
+                await server.run(received, write_stream, server.create_initialization_options())
         finally:
             tools.close()
 
 
-async def _answering_unreadable(
-    incoming: AsyncIterable[SessionMessage | Exception],
-    forward: MemoryObjectSendStream[SessionMessage | Exception],
-    replies: Any,
-) -> None:
-    """Pass every message on, and answer a request the SDK could not read but whose id is known.
+def _claim_stdin() -> BinaryIO:
+    """The client's stream, on a descriptor of its own; fd 0 then reads the null device (as the SDK's own claim
+    would have it), so that nothing else in the process or its children reads the protocol."""
+    wire = os.dup(0)
+    null = os.open(os.devnull, os.O_RDONLY)
+    os.dup2(null, 0)
+    os.close(null)
+    return os.fdopen(wire, "rb")
 
-    The SDK drops a line it cannot validate, so its client would wait for ever: a lone surrogate escaped in any
-    string (which a Gateway's call gets a tool error for), or a request without its method.
+
+async def _reading(wire: BinaryIO, messages: MemoryObjectSendStream[SessionMessage | Exception], replies: Any) -> None:
+    """Pass on each message the client sends, and answer each line that is refused at once."""
+    async with messages:
+        while (line := await anyio.to_thread.run_sync(next_line, wire)) is not None:
+            read = read_message(line)
+            if isinstance(read, SessionMessage):
+                await messages.send(read)
+            elif read is not None:
+                await replies.send(SessionMessage(read))
+
+
+def next_line(wire: BinaryIO) -> bytes | None:
+    """The client's next line, None once it has closed its end. Of a line longer than MAX_LINE_BYTES only the first
+    MAX_LINE_BYTES + 1 bytes are kept and the rest is read past, so that refusing it takes no memory."""
+    line = end = wire.readline(MAX_LINE_BYTES + 1)
+    while end and not end.endswith(b"\n"):
+        end = wire.readline(_SKIP_BYTES)
+    return line or None
+
+
+def read_message(line: bytes) -> SessionMessage | types.JSONRPCError | None:
+    """What one line from the client asks: the message to serve, the error that refuses it (with id null unless the
+    line is a request whose id is known), or None when nothing is to be answered (a blank line).
+
+    The SDK left the client waiting for ever on a line it could not read, and read a request whose id it does not
+    take (1.5, true, {}) as a notification, which no one answers.
+
+    >>> read_message(b'[{"jsonrpc": "2.0", "id": 1, "method": "ping"}]').error.message == BATCH
+    True
     """
-    async with forward:
-        async for item in incoming:
-            request_id = unreadable_request_id(item) if isinstance(item, Exception) else None
-            if request_id is None:
-                await forward.send(item)
-                continue
-            error = types.ErrorData(code=types.INVALID_REQUEST, message=UNREADABLE)
-            await replies.send(SessionMessage(types.JSONRPCError(jsonrpc="2.0", id=request_id, error=error)))
-
-
-def unreadable_request_id(error: Exception) -> str | int | None:
-    """The id of a request in a line the SDK could not validate, when the line still parses as JSON and names one.
-
-    >>> import mcp_types as types
-    >>> try:
-    ...     types.jsonrpc_message_adapter.validate_json('{"jsonrpc":"2.0","id":7,"method":"ping","params":"\\ud800"}')
-    ... except ValueError as error:
-    ...     unreadable_request_id(error)
-    7
-    """
-    if not isinstance(error, ValidationError):
+    if not line.strip():
         return None
-    for detail in error.errors():
-        found = detail.get("input")
-        if isinstance(found, str):
-            try:
-                found = json.loads(found)
-            except ValueError:
-                continue
-        if isinstance(found, dict) and not {"result", "error"} & found.keys():  # a request, not a client's answer
-            request_id = found.get("id")
-            if isinstance(request_id, int | str) and not isinstance(request_id, bool) and encodable(request_id):
-                return request_id
-    return None
+    if len(line.rstrip(b"\n")) > MAX_LINE_BYTES:
+        return refusal(TOO_LONG)
+    if nesting_depth(line) > MAX_NESTING:
+        return refusal(TOO_DEEP)
+    text = line.decode("utf-8", errors="replace")
+    try:
+        found = json.loads(text)
+    except ValueError:
+        return refusal(NOT_JSON, types.PARSE_ERROR)
+    return _message(found, text)
+
+
+def _message(found: Any, text: str) -> SessionMessage | types.JSONRPCError | None:
+    """The message of `text`, parsed as `found`, if the SDK reads it and its id can be echoed; else its refusal.
+    A client's answer (it has a result or an error) is never answered, whatever it holds."""
+    if isinstance(found, list):
+        return refusal(BATCH)
+    if not isinstance(found, dict):
+        return refusal(UNREADABLE)
+    answer = "method" not in found and not {"result", "error"}.isdisjoint(found)
+    if not answer and "id" in found and not echoable_id(found["id"]):
+        return refusal(BAD_ID)
+    try:
+        return SessionMessage(types.jsonrpc_message_adapter.validate_json(text, by_name=False))
+    except ValidationError:
+        return None if answer else refusal(UNREADABLE, request_id=found.get("id"))
+
+
+def refusal(message: str, code: int = types.INVALID_REQUEST, request_id: int | str | None = None) -> types.JSONRPCError:
+    return types.JSONRPCError(jsonrpc="2.0", id=request_id, error=types.ErrorData(code=code, message=message))
+
+
+def echoable_id(value: Any) -> bool:
+    """Whether a reply may carry `value` as its id: an integer or a string of at most MAX_ID_CHARS that UTF-8 holds.
+
+    >>> [echoable_id(value) for value in (7, "call-7", 1.5, True, None, {}, [], "\\ud800", "x" * 201)]
+    [True, True, False, False, False, False, False, False, False]
+    """
+    fits = isinstance(value, int | str) and not isinstance(value, bool) and len(str(value)) <= MAX_ID_CHARS
+    return fits and encodable(value)
+
+
+def nesting_depth(line: bytes) -> int:
+    """How deep the JSON on `line` nests arrays and objects, told without parsing it (a parser recurses as deep):
+    the most brackets open at once outside its strings.
+
+    >>> nesting_depth(b'{"a": [[1], "]]][{"]}'), nesting_depth(b"[" * 5), nesting_depth(b'"[[" 1')
+    (3, 5, 0)
+    """
+    steps = _STRING.sub(b"", line).translate(_DEPTH_STEPS, _NOT_BRACKETS)
+    return max(accumulate(memoryview(steps).cast("b")), default=0)
 
 
 @asynccontextmanager
