@@ -1,13 +1,15 @@
 """make demo: the functions answer the sample questions from an S3 bucket emulated by moto, no AWS account.
 
 moto's server runs on 127.0.0.1 and boto3 reaches it over HTTP (AWS_ENDPOINT_URL_S3), the same network path as
-S3 in Lambda. Every event in events/ is sent through lambda_handler and the answer is printed readably; the long
-sample decision is then read page by page until next_offset is null. The datasets are those of the catalogue,
-published as `make upload-data` publishes them (SQL ones with their prepared DuckDB files).
+S3 in Lambda. Every event in events/ is sent through lambda_handler and the answer is printed readably, whatever
+its kind (rows, a profile, passages, a page, an error); the long sample decision is then read page by page until
+next_offset is null. The datasets are those of the catalogue, published as `make upload-data` publishes them (SQL
+ones with their prepared DuckDB files).
 """
 
 from __future__ import annotations
 
+import json
 import logging
 import os
 import sys
@@ -61,32 +63,58 @@ def show(event_name: str, event: dict[str, Any], response: dict[str, Any], elaps
     print("━" * 100)
     print(f"■ {event.get('inputText') or event_name}   [{event_name}]  {event['httpMethod']} {event['apiPath']}")
     for prop in [*props, *event.get("parameters", [])]:
-        print(f"  {prop['name']}: {prop['value']}")
-    status = response["response"]["httpStatusCode"]
-    body = body_of(response)
-    print(f"  → HTTP {status}  ({elapsed_ms:.1f} ms)")
+        print(f"  {prop['name']}: {_short(prop['value'], 96)}")
+    print(f"  → HTTP {response['response']['httpStatusCode']}  ({elapsed_ms:.1f} ms)")
+    show_body(body_of(response))
+
+
+def show_body(body: dict[str, Any]) -> None:
+    """Each kind of answer by what it holds (an error, a page, passages, a profile, rows), anything else as JSON."""
     if "error" in body:
-        print(textwrap.indent(textwrap.fill(body["error"], 96), "    "))
+        print(textwrap.indent(textwrap.fill(str(body["error"]), 96), "    "))
     elif "text" in body:
         show_page(body)
-    else:
+    elif "passages" in body:
+        show_passages(body)
+    elif "columns" in body:
+        show_profile(body)
+    elif "results" in body:
         show_results(body)
+    else:
+        print(f"    {_short(json.dumps(body, ensure_ascii=False), 96)}")
 
 
 def show_page(body: dict[str, Any]) -> None:
-    print(f"    {body['doc_id']} {body['court']} {body['date']} {body['case_name']}")
-    print(f"    offset={body['offset']} next_offset={body['next_offset']} total_chars={body['total_chars']}")
-    print(f"    「{_short(body['text'], 90)}」")
+    print(f"    {body.get('doc_id')} {body.get('court')} {body.get('date')} {body.get('case_name')}")
+    where = f"offset={body.get('offset')} next_offset={body.get('next_offset')}"
+    print(f"    {where} total_chars={body.get('total_chars')}")
+    print(f"    「{_short(body.get('text'), 90)}」")
+
+
+def show_passages(body: dict[str, Any]) -> None:
+    print(f"    {body.get('doc_id')} {body.get('case_name')}  hits={body.get('hits')} more={body.get('more')}")
+    for passage in body.get("passages", []):
+        print(f"    ・offset {passage.get('offset')} [{passage.get('term')}] {_short(passage.get('text'), 80)}")
+
+
+def show_profile(body: dict[str, Any]) -> None:
+    print(f"    table={body.get('table')} rows={body.get('rows')} sampled_rows={body.get('sampled_rows')}")
+    for column in body.get("columns", []):
+        summary = column.get("summary") or {}
+        top = [f"{v.get('value')} ({v.get('count')})" for v in summary.get("top_values") or [] if isinstance(v, dict)]
+        shown = top or summary.get("samples") or [f"{summary.get('minimum')}〜{summary.get('maximum')}"]
+        print(f"    ・{column.get('name')} ({column.get('type')}): {_short(', '.join(map(str, shown)), 80)}")
 
 
 def show_results(body: dict[str, Any]) -> None:
-    for row in body["results"]:
+    for row in body.get("results", []):
         print("    ・" + " | ".join(f"{k}: {_short(v)}" for k, v in list(row.items())[:4]))
         if "snippet" in row:
             print(f"      抜粋: {_short(row['snippet'], 90)}")
     flags = f" truncated={body['truncated']}" if "truncated" in body else ""
+    total = f" total={body['total']}" if "total" in body else ""
     note = f"  {body['message']}" if body.get("message") else ""
-    print(f"    count={body['count']}{flags}{note}")
+    print(f"    count={body.get('count')}{total}{flags}{note}")
 
 
 def read_to_the_end(function: Any, context: LambdaContext) -> None:
