@@ -59,6 +59,28 @@ def test_decimals_and_huge_integers_keep_every_digit(door: Door) -> None:
     ]
 
 
+# Two map keys a nanosecond apart: as Python datetimes they became one.
+_TWO_KEYS = "MAP {TIMESTAMP_NS '2025-01-01 00:00:00.000000001': 'a', TIMESTAMP_NS '2025-01-01 00:00:00.000000002': 'b'}"
+
+
+def test_dates_and_times_keep_every_digit_and_infinity(door: Door) -> None:
+    sql = (
+        "SELECT TIMESTAMP_NS '2025-01-01 00:00:00.123456789' AS t, '12:00:00.987654321'::TIME_NS AS tn, "
+        "INTERVAL 1 MONTH AS i, 'infinity'::DATE AS d, "
+        f"cardinality({_TWO_KEYS}) AS n, {_TWO_KEYS} AS m"
+    )
+    ok, body = _search(door, "search_events", sql)
+    [row] = body["results"]  # type: ignore[index]
+    assert ok and (row["t"], row["tn"], row["i"], row["d"], row["n"]) == (
+        "2025-01-01 00:00:00.123456789",
+        "12:00:00.987654321",
+        "1 month",
+        "infinity",
+        2,
+    )
+    assert "00:00:00.000000001" in row["m"] and "00:00:00.000000002" in row["m"]
+
+
 def test_an_over_long_query_is_refused_before_any_worker(door: Door) -> None:
     ok, body = _search(door, "search_events", "SELECT 1 AS x -- " + "x" * (MAX_SQL_CHARS * 50))
     assert not ok and f"{MAX_SQL_CHARS} 文字以内" in str(body["error"])

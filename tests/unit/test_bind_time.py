@@ -120,3 +120,21 @@ def test_a_pivot_too_deep_to_walk_is_still_refused(con: duckdb.DuckDBPyConnectio
 def test_a_plain_query_too_deep_to_walk_still_runs(con: duckdb.DuckDBPyConnection, policy: QueryPolicy) -> None:
     deep = "abs(" * 900 + "1" + ")" * 900
     assert run_query(con, f"SELECT {deep} AS n", policy, TEST_LIMITS, EVENTS).rows == [[1]]
+
+
+@pytest.mark.parametrize(
+    "sql",
+    [
+        "SHOW allowed_paths",
+        "SELECT unnest(allowed_paths) AS p FROM (SHOW allowed_paths)",
+        "SUMMARIZE (SHOW allowed_paths)",
+        "SELECT * FROM events WHERE event_name IN (SELECT * FROM (SHOW memory_limit))",
+        "SHOW events",
+        "SHOW TABLES",
+    ],
+)
+def test_show_of_a_name_is_refused_because_binding_reads_the_setting(
+    con: duckdb.DuckDBPyConnection, policy: QueryPolicy, sql: str
+) -> None:
+    with pytest.raises(QueryRejected, match="SHOW は使えません"):
+        run_query(con, sql, policy, TEST_LIMITS, EVENTS)

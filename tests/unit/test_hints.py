@@ -15,6 +15,7 @@ from search_core.sql.profile import FieldProfile, TableProfile, build_profile
 from tests.conftest import open_dataset_sandbox
 
 STORE_COLUMNS = {c.name for c in STORES.columns}
+STORE_TABLES = frozenset(name.lower() for name in STORES.table_names)
 JSON_COLUMNS = {c.name for c in STORES.columns if c.is_json}
 
 
@@ -36,13 +37,13 @@ JSON_COLUMNS = {c.name for c in STORES.columns if c.is_json}
 def test_the_tested_field_and_literal_are_read_from_the_parse(
     sandbox: Callable[..., Any], where: str, expected: tuple[Any, ...]
 ) -> None:
-    found = conditions(sandbox("stores"), f"SELECT * FROM stores s WHERE {where}", STORE_COLUMNS)
+    found = conditions(sandbox("stores"), f"SELECT * FROM stores s WHERE {where}", STORE_COLUMNS, STORE_TABLES)
     assert [(c.column, c.key, c.operator, c.literals) for c in found] == [expected]
 
 
 def test_a_condition_on_a_computed_value_keeps_its_text(sandbox: Callable[..., Any]) -> None:
     sql = "SELECT 'あ' FROM stores WHERE '日曜' = strftime(CAST(extracted_at AS TIMESTAMP), '%A') AND upper(1) = '1'"
-    [found] = conditions(sandbox("stores"), sql, STORE_COLUMNS)
+    [found] = conditions(sandbox("stores"), sql, STORE_COLUMNS, STORE_TABLES)
     assert (found.column, found.computed, found.literals) == (
         "strftime(CAST(extracted_at AS TIMESTAMP), '%A')",
         True,
@@ -61,7 +62,7 @@ def test_a_condition_on_a_computed_value_keeps_its_text(sandbox: Callable[..., A
     ],
 )
 def test_negated_and_null_conditions_are_not_taken_for_causes(sandbox: Callable[..., Any], where: str) -> None:
-    assert conditions(sandbox("stores"), f"SELECT * FROM stores WHERE {where}", STORE_COLUMNS) == []
+    assert conditions(sandbox("stores"), f"SELECT * FROM stores WHERE {where}", STORE_COLUMNS, STORE_TABLES) == []
 
 
 @pytest.mark.parametrize(
@@ -71,17 +72,17 @@ def test_negated_and_null_conditions_are_not_taken_for_causes(sandbox: Callable[
 def test_a_changed_value_or_a_nested_path_is_a_computed_value(
     sandbox: Callable[..., Any], where: str, computed: str
 ) -> None:
-    [found] = conditions(sandbox("stores"), f"SELECT * FROM stores WHERE {where}", STORE_COLUMNS)
+    [found] = conditions(sandbox("stores"), f"SELECT * FROM stores WHERE {where}", STORE_COLUMNS, STORE_TABLES)
     assert found.computed and found.column == computed
 
 
 def test_conditions_in_subqueries_count_and_unknown_names_do_not(sandbox: Callable[..., Any]) -> None:
     sql = "WITH x AS (SELECT * FROM stores WHERE category = 'カフェ') SELECT * FROM x WHERE nickname = 'a'"
-    assert [c.column for c in conditions(sandbox("stores"), sql, STORE_COLUMNS)] == ["category"]
+    assert [c.column for c in conditions(sandbox("stores"), sql, STORE_COLUMNS, STORE_TABLES)] == ["category"]
 
 
 def test_a_query_that_does_not_parse_has_no_conditions(sandbox: Callable[..., Any]) -> None:
-    assert conditions(sandbox("stores"), "SELECT FROM WHERE", STORE_COLUMNS) == []
+    assert conditions(sandbox("stores"), "SELECT FROM WHERE", STORE_COLUMNS, STORE_TABLES) == []
 
 
 def test_casts_of_columns_and_json_keys_are_found(sandbox: Callable[..., Any]) -> None:
@@ -109,7 +110,7 @@ def _hints_of(sandbox: Callable[..., Any], table: str, where: str) -> list[Value
     con = sandbox(table)
     spec = STORES if table == "stores" else EVENTS
     columns = {c.name for c in spec.columns}
-    found = conditions(con, f"SELECT * FROM {table} WHERE {where}", columns)
+    found = conditions(con, f"SELECT * FROM {table} WHERE {where}", columns, frozenset(spec.table_names))
     json_columns = {c.name for c in spec.columns if c.is_json}
     return value_hints(found, build_profile(con, spec), json_columns, _counted_by(con, table))
 
@@ -171,3 +172,26 @@ def test_hints_stay_within_their_budget_whatever_the_values() -> None:
     hints = value_hints(found, profile, set(), lambda c: None)
     assert 0 < len(hints) <= 5
     assert sum(len(repr(h.to_dict())) for h in hints) <= HINTS_BUDGET_CHARS
+
+
+@pytest.mark.parametrize(
+    "sql",
+    [
+        "WITH t AS (SELECT store_name AS category FROM stores) SELECT * FROM t WHERE category = 'カフェ'",
+        "WITH stores AS (SELECT store_name AS category FROM stores) SELECT * FROM stores WHERE category = 'カフェ'",
+        "SELECT * FROM (VALUES ('x')) v(category) WHERE category = 'カフェ'",
+        "SELECT * FROM (SELECT {'category': 'x'} AS s) WHERE s.category = 'カフェ'",
+        "SELECT * FROM stores a JOIN stores b USING (store_name) WHERE a.category = 'カフェ'",
+    ],
+)
+def test_a_name_that_may_mean_another_column_is_not_taken_for_the_tables(sandbox: Callable[..., Any], sql: str) -> None:
+    assert conditions(sandbox("stores"), sql, STORE_COLUMNS, STORE_TABLES) == []
+
+
+def test_conditions_of_a_subquery_or_cte_reading_the_table_are_the_tables(sandbox: Callable[..., Any]) -> None:
+    sql = (
+        "WITH cafes AS (SELECT * FROM stores WHERE category = 'カフェ') SELECT * FROM cafes "
+        "WHERE store_name IN (SELECT store_name FROM stores s WHERE s.facilities LIKE '%駐車場%')"
+    )
+    found = conditions(sandbox("stores"), sql, STORE_COLUMNS, STORE_TABLES)
+    assert sorted(c.sql or "" for c in found) == ["(category = 'カフェ')", "(facilities ~~ '%駐車場%')"]

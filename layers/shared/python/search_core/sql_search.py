@@ -168,17 +168,32 @@ class SqlSearch:
         unsure = any(h.matched is None for h in hints)
         if culprits:
             message += f"データに合う行がない条件: {'、'.join(culprits)}。"
-        elif hints and not unsure and result.clock is None:
-            message += "どの条件も単独なら合う行があります（hints の matching_rows）。条件の組み合わせで 0 件です。"
+        elif result.clock is None:
+            message += _combination_text(hints, result.where_rows)
         message += "".join(_range_text(h.field, h.minimum, h.maximum, h.missing) for h in hints if h.minimum)
         if any(h.values for h in hints) and (culprits or unsure):
-            message += "hints の values（その列に実際にある値）から選んで条件を書き直し、再試行してください。"
-        elif not hints and result.clock is None:
+            message += (
+                "その値がデータにないなら、0 件が答えです。書き方が違うだけなら、hints の values（その列に実際に"
+                "ある値）から選んで書き直してください。"
+            )
+        elif not hints and result.clock is None and not result.where_rows:
             message += (
                 f"条件をゆるめるか、{self.spec.profile_operation} で列の値と形式を確かめてから再試行してください。"
             )
         metrics.add_metric(name="EmptyResults", unit="Count", value=1)
         return SqlSearchResponse(results=[], count=0, truncated=result.truncated, message=message, hints=hints or None)
+
+
+def _combination_text(hints: list[ValueHint], where_rows: int | None) -> str:
+    """What made an answer empty when no condition alone did: counted by DuckDB, or nothing said."""
+    if where_rows:
+        return (
+            f"WHERE の条件（なければテーブル全体）に合う行は {where_rows} 件あります。0 件になったのは WHERE 以外の"
+            "部分（OFFSET、LIMIT、GROUP BY・HAVING、QUALIFY など）のためです。"
+        )
+    if where_rows == 0 and hints and all(h.matched for h in hints):
+        return "どの条件も単独なら合う行がありますが（hints の matching_rows）、組み合わせると 0 件です。"
+    return ""
 
 
 def _range_text(field: str, minimum: str | None, maximum: str | None, missing: int | None) -> str:
@@ -192,9 +207,10 @@ def _clock_text(clock: ClockNote) -> str:
     text = f"今は日本時間 {jst_now_text()} です。"
     text += "".join(_range_text(r.field, r.minimum, r.maximum, r.missing) for r in clock.ranges)
     if clock.rows_now == 0:
+        day = clock.ranges[0].minimum[:10] if clock.ranges else "2025-10-05"
         return text + (
             "今日・現在時刻の条件に当てはまる行はデータにありません（クエリの誤りではありません）。"
-            "別の日付なら DATE '2025-10-05'、日時なら TIMESTAMP '2025-10-05 10:00' と書いて探せます。"
+            f"別の日付なら DATE '{day}'、日時なら TIMESTAMP '{day} 10:00' と書いて探せます。"
         )
     if clock.rows_now is None:
         return text + "今日・現在時刻に当てはまる行があるかは確かめられませんでした。データの期間と比べてください。"

@@ -23,6 +23,7 @@ from search_core.sql.protocol import (
     Boot,
     Describe,
     Failure,
+    Hinted,
     Profiled,
     Query,
     Ready,
@@ -128,9 +129,10 @@ class _Process:
         except (BrokenPipeError, OSError):
             self.stop()
             raise WorkerGone("exited") from None
-        return self._receive(time.monotonic() + timeout)
+        return self.receive(time.monotonic() + timeout)
 
-    def _receive(self, deadline: float) -> Reply:
+    def receive(self, deadline: float) -> Reply:
+        """The next reply, waiting until `deadline`; kill the worker if it overruns time or memory."""
         assert self._proc.stdout is not None
         fd = self._proc.stdout.fileno()
         while b"\n" not in self._buffer:
@@ -210,10 +212,22 @@ class QueryWorker:
         return self._process.pid if self._process is not None and self._process.alive else None
 
     def query(self, sql: str) -> QueryResult:
+        deadline = time.monotonic() + self.limits.timeout_seconds
         reply = self._ask(Query(sql))
         if not isinstance(reply, Rows):
             raise QueryAborted(self._abort_message("exited"))
-        return QueryResult(reply.columns, reply.rows, reply.truncated, reply.hints, reply.clock)
+        why = self._why_empty(deadline) if reply.hints_follow else Hinted()
+        return QueryResult(reply.columns, reply.rows, reply.truncated, why.hints, why.clock, why.where_rows)
+
+    def _why_empty(self, deadline: float) -> Hinted:
+        """The hints that follow an answer without rows, if they come by the query's deadline; else the worker is
+        stopped (and replaced on the next call) and the empty answer stands without them."""
+        assert self._process is not None
+        try:
+            reply = self._process.receive(deadline)
+        except WorkerGone:
+            return Hinted()
+        return reply if isinstance(reply, Hinted) else Hinted()
 
     def describe(self) -> TableProfile:
         """The profile of this version of the data (sql/profile.py)."""

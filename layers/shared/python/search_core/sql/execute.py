@@ -8,6 +8,8 @@ is cut to a size the parent can shape quickly, whatever its nesting.
 
 from __future__ import annotations
 
+import re
+from datetime import date, datetime, time
 from typing import Any
 
 import duckdb
@@ -27,6 +29,13 @@ from search_core.sql.table import TableSpec
 from search_core.sql.values import Clipper
 from search_core.sql.watchdog import WATCHDOG
 
+# DuckDB's date and time types, as a result's description names them (TIME_NS, TIMESTAMP_S, ... WITH TIME ZONE);
+# those of them Python holds exactly, but for ±infinity.
+_TEMPORAL = re.compile(r"\b(?:DATE|TIME|TIMESTAMP|TIMESTAMPTZ|TIMETZ|INTERVAL)(?:_[A-Z]+)?\b")
+_PLAIN_DATE = re.compile(r"DATE|TIME|TIMESTAMP|TIMESTAMP_S|TIMESTAMP_MS")
+# What DuckDB's Python conversion makes of ±infinity (a real value there is read again as text, which is exact too).
+_PYTHON_LIMITS = (date.max, date.min, datetime.max, datetime.min, time.max)
+
 
 def run_query(
     con: duckdb.DuckDBPyConnection, sql: str, policy: QueryPolicy, limits: QueryLimits, table: TableSpec
@@ -36,14 +45,7 @@ def run_query(
     try:
         with WATCHDOG.deadline(con, limits.interrupt_seconds):
             bounded = authorize(con, sql, policy, limits)
-            cursor = con.execute(bounded)
-            description = cursor.description or []
-            # SELECT * over the subquery makes repeated names unique (x, x_1), so no value is lost in the objects.
-            columns = [d[0] for d in description]
-            if any(_has_time_zone(d[1]) for d in description):
-                cursor = con.execute(_json_friendly(bounded, description, columns))
-            # fetchmany: whatever the text did to the LIMIT, no more rows than that are ever materialised here.
-            rows = cursor.fetchmany(limits.max_rows + 1)
+            columns, rows = _fetch(con, bounded, limits.max_rows + 1)
     except duckdb.ParserException as error:
         single_select(sql)  # not one query: that is the clearer reason
         raise QueryRejected(short(f"SQL の構文エラー: {scrub_paths(str(error))}")) from None
@@ -109,20 +111,40 @@ def _within_reply_budget(columns: list[str], rows: list[list[Any]]) -> tuple[lis
     return [list(row.values()) for row in fitted], cut
 
 
-def _has_time_zone(type_code: object) -> bool:
-    return "WITH TIME ZONE" in str(type_code)
+def _fetch(con: duckdb.DuckDBPyConnection, bounded: str, most: int) -> tuple[list[str], list[Any]]:
+    """The columns and at most `most` rows of `bounded`, every date and time exactly as DuckDB holds it.
 
-
-def _json_friendly(bounded: str, description: list[Any], columns: list[str]) -> str:
-    """Cast TIMESTAMP WITH TIME ZONE columns to text: converting those to Python needs pytz.
-
-    >>> _json_friendly("SELECT 1", [("t", "TIMESTAMP WITH TIME ZONE"), ("x", "INTEGER")], ["t", "x"])
-    'SELECT CAST(#1 AS VARCHAR) AS "t", #2 AS "x" FROM (SELECT 1)'
+    Python's types change some: nanoseconds are cut to microseconds, a month interval becomes 30 days, map keys
+    that become equal collapse, a time zone needs pytz, and ±infinity becomes the largest or smallest date. Columns of
+    such types come back as DuckDB's own text; a plain DATE or TIMESTAMP column stays a date unless a value reached
+    Python's limit (infinity, or the year 9999), and the query is then read again with its dates as text.
     """
+    cursor = con.execute(bounded)
+    description = cursor.description or []
+    # SELECT * over the subquery makes repeated names unique (x, x_1), so no value is lost in the objects.
+    columns = [d[0] for d in description]
+    types = [str(d[1]).upper() for d in description]
+    if any(_TEMPORAL.search(t) and not _PLAIN_DATE.fullmatch(t) for t in types):
+        cursor = con.execute(_json_friendly(bounded, types, columns))
+    # fetchmany: whatever the text did to the LIMIT, no more rows than that are ever materialised here.
+    rows = cursor.fetchmany(most)
+    if any(value in _PYTHON_LIMITS for row in rows for value in row):
+        rows = con.execute(_json_friendly(bounded, types, columns, every_date=True)).fetchmany(most)
+    return columns, rows
+
+
+def _json_friendly(bounded: str, types: list[str], columns: list[str], every_date: bool = False) -> str:
+    """Cast the columns of a date or time type Python cannot hold (or, `every_date`, of any) to DuckDB's text.
+
+    >>> _json_friendly("SELECT 1", ["TIMESTAMP WITH TIME ZONE", "INTEGER", "DATE"], ["t", "x", "d"])
+    'SELECT CAST(#1 AS VARCHAR) AS "t", #2 AS "x", #3 AS "d" FROM (SELECT 1)'
+    """
+
+    def as_text(type_name: str) -> bool:
+        return bool(_TEMPORAL.search(type_name)) and (every_date or not _PLAIN_DATE.fullmatch(type_name))
+
     projection = [
-        f"CAST(#{i} AS VARCHAR) AS {quote_identifier(name)}"
-        if _has_time_zone(d[1])
-        else f"#{i} AS {quote_identifier(name)}"
-        for i, (d, name) in enumerate(zip(description, columns, strict=True), start=1)
+        f"CAST(#{i} AS VARCHAR) AS {quote_identifier(name)}" if as_text(t) else f"#{i} AS {quote_identifier(name)}"
+        for i, (t, name) in enumerate(zip(types, columns, strict=True), start=1)
     ]
     return f"SELECT {', '.join(projection)} FROM ({bounded})"

@@ -4,7 +4,8 @@ them against, and the fields it converts to another type.
 >>> import duckdb
 >>> con = duckdb.connect()
 >>> sql = "SELECT * FROM events WHERE target_audience LIKE '%ファミリー%' AND location->>'venue' IN ('森美術館', 'x')"
->>> [(f.column, f.key, f.literals) for f in conditions(con, sql, {"target_audience", "location"})]
+>>> found = conditions(con, sql, {"target_audience", "location"}, frozenset({"events"}))
+>>> [(f.column, f.key, f.literals) for f in found]
 [('target_audience', None, ('%ファミリー%',)), ('location', 'venue', ('森美術館', 'x'))]
 """
 
@@ -102,6 +103,9 @@ class Filters:
     # read elsewhere, in a CTE or the select list, or DuckDB cannot write a term back).
     clock_predicates: tuple[str, ...] | None = None
     clock_columns: tuple[str, ...] = ()
+    # The query's own WHERE (TRUE without one) when the query reads the table directly: rows passing it that the
+    # answer lacks were taken by what follows the WHERE (OFFSET, LIMIT, GROUP BY, HAVING, ...).
+    where_sql: str | None = None
 
 
 @dataclass(frozen=True)
@@ -113,48 +117,105 @@ class Conversion:
     type: str
 
 
-def conditions(con: duckdb.DuckDBPyConnection, sql: str, columns: set[str]) -> list[Condition]:
-    """Every condition of `sql` (anywhere: WHERE, JOIN ON, subqueries) that tests one of `columns` against literals;
-    each once."""
-    return filters(con, sql, columns).conditions
+def conditions(con: duckdb.DuckDBPyConnection, sql: str, columns: set[str], tables: frozenset[str]) -> list[Condition]:
+    """Every condition of `sql` on the table itself (the WHERE of any SELECT that reads the table named one of
+    `tables` alone: the query, a subquery, a CTE) that tests one of `columns` against literals; each once."""
+    return filters(con, sql, columns, tables).conditions
 
 
 def filters(
-    con: duckdb.DuckDBPyConnection, sql: str, columns: set[str], clock_calls: frozenset[str] = frozenset()
+    con: duckdb.DuckDBPyConnection,
+    sql: str,
+    columns: set[str],
+    tables: frozenset[str],
+    clock_calls: frozenset[str] = frozenset(),
 ) -> Filters:
-    """The conditions of `sql` and its use of the clock, read from one parse.
+    """The conditions of `sql` on the table and its use of the clock, read from one parse.
 
-    `clock_calls` are the table's macros that read the clock, besides DuckDB's own clock functions. A clock predicate
-    is a term of a WHERE's AND that reads the clock (`jst_today() BETWEEN start_date AND end_date`,
-    `is_open_now(opening_hours)`), written back by DuckDB to be asked of the table alone. Negated conditions (NOT,
-    CASE) are not among the conditions: they are not what made an answer empty.
+    Only a SELECT that reads the table alone (`FROM events`, `FROM events e`), with no CTE taking the table's name,
+    tests the table's columns: in any other (a CTE that renames a column, a VALUES list, a join) a name may mean
+    something else, and asking the table about it could contradict the query. `clock_calls` are the table's macros
+    that read the clock, besides DuckDB's own clock functions. A clock predicate is a term of such a WHERE's AND that
+    reads the clock (`jst_today() BETWEEN start_date AND end_date`, `is_open_now(opening_hours)`), written back by
+    DuckDB to be asked of the table alone; they are given only when every read of the clock is in one. Negated
+    conditions (NOT, CASE) are not among the conditions: they are not what made an answer empty.
 
     >>> import duckdb
     >>> con = duckdb.connect()
-    >>> found = filters(con, "SELECT 1 FROM t WHERE today() BETWEEN d AND e AND n = 'x'", {"d", "e", "n"})
+    >>> sql = "SELECT 1 FROM t WHERE today() BETWEEN d AND e AND n = 'x'"
+    >>> found = filters(con, sql, {"d", "e", "n"}, frozenset({"t"}))
     >>> found.clock_predicates, found.clock_columns, [c.text for c in found.conditions]
     (('(today() BETWEEN d AND e)',), ('d', 'e'), ["n = 'x'"])
+    >>> filters(con, "WITH u AS (SELECT d AS n FROM t) SELECT 1 FROM u WHERE n = 'x'", {"n"}, frozenset({"t"}))
+    Filters(conditions=[], reads_clock=False, clock_predicates=None, clock_columns=(), where_sql=None)
     """
     statements = parse(con, sql).statements
+    wheres = _table_wheres(statements, tables)
+    where_sql = _outer_where(con, statements, columns, tables)
     source = sql.encode()
     found: dict[str, Condition] = {}
-    for node in nodes(statements, skip=_negating):
+    for node in nodes(wheres, skip=_negating_or_query):
         condition = _condition(node, columns, source)
         if condition is not None:
             rendered = _rendered(con, node, columns)
             found.setdefault(rendered or repr(condition), _located(condition, rendered, node, source))
     clock = _CLOCK_FUNCTIONS | clock_calls
-    if not any(_reads_clock(node, columns, clock) for node in nodes(statements)):
-        return Filters(list(found.values()))
-    terms = [term for term in _where_terms(statements) if _reads_clock_within(term, columns, clock)]
+    reads = _clock_reads(statements, columns, clock)
+    if not reads:
+        return Filters(list(found.values()), where_sql=where_sql)
+    terms = [term for where in wheres for term in _and_terms(where) if _clock_reads(term, columns, clock)]
     predicates = [text for term in terms if (text := _rendered(con, term, columns)) is not None]
-    clock_reads_elsewhere = sum(_clock_reads(t, columns, clock) for t in terms) < _clock_reads(
-        statements, columns, clock
-    )
-    isolated = bool(terms) and len(predicates) == len(terms) and not clock_reads_elsewhere
-    # The columns compared with the clock; where the clock's part cannot be isolated, every column the query reads.
+    isolated = bool(terms) and len(predicates) == len(terms) and _clock_reads(terms, columns, clock) == reads
+    # The columns compared with the clock; where the clock's part cannot be isolated, every column the query names.
     read = [name for part in (terms if isolated else statements) for name in _columns_read(part, columns)]
-    return Filters(list(found.values()), True, tuple(predicates) if isolated else None, tuple(dict.fromkeys(read)))
+    clock_predicates = tuple(predicates) if isolated else None
+    return Filters(list(found.values()), True, clock_predicates, tuple(dict.fromkeys(read)), where_sql)
+
+
+def _table_wheres(statements: list[JsonNode], tables: frozenset[str]) -> list[JsonNode]:
+    """The WHERE of every SELECT that reads the table alone; none if a CTE takes one of the table's names."""
+    every = list(nodes(statements))
+    if _shadowed(every, tables):
+        return []
+    return [
+        node["where_clause"]
+        for node in every
+        if node.get("type") == "SELECT_NODE"
+        and isinstance(node.get("where_clause"), dict)
+        and _is_the_table(node.get("from_table"), tables)
+    ]
+
+
+def _outer_where(
+    con: duckdb.DuckDBPyConnection, statements: list[JsonNode], columns: set[str], tables: frozenset[str]
+) -> str | None:
+    """The WHERE of the query itself (TRUE without one), when the query reads the table alone."""
+    outer = statements[0].get("node") if len(statements) == 1 else None
+    if not isinstance(outer, dict) or outer.get("type") != "SELECT_NODE" or _shadowed(list(nodes(statements)), tables):
+        return None
+    if not _is_the_table(outer.get("from_table"), tables):
+        return None
+    where = outer.get("where_clause")
+    return _rendered(con, where, columns) if isinstance(where, dict) else "TRUE"
+
+
+def _shadowed(every: list[JsonNode], tables: frozenset[str]) -> bool:
+    """Whether a CTE takes one of the table's names."""
+    ctes = {str(entry.get("key", "")).lower() for node in every for entry in (node.get("cte_map") or {}).get("map", [])}
+    return bool(ctes & tables)
+
+
+def _is_the_table(source: Any, tables: frozenset[str]) -> bool:
+    """Whether a FROM names the table itself (`events`, `main.events`, `'events.csv'`, `events.csv`)."""
+    if not isinstance(source, dict) or source.get("type") != "BASE_TABLE" or source.get("catalog_name"):
+        return False
+    name, schema = str(source.get("table_name", "")).lower(), str(source.get("schema_name", "")).lower()
+    return (schema in ("", "main") and name in tables) or f"{schema}.{name}" in tables
+
+
+def _negating_or_query(node: JsonNode) -> bool:
+    """A subtree whose conditions are not the WHERE's own: a negation, or a query inside it (visited on its own)."""
+    return _negating(node) or node.get("type") in ("SELECT_NODE", "SET_OPERATION_NODE", "RECURSIVE_CTE_NODE")
 
 
 def conversions(con: duckdb.DuckDBPyConnection, sql: str, columns: set[str]) -> list[Conversion]:
@@ -175,8 +236,9 @@ def _negating(node: JsonNode) -> bool:
 
 
 def _located(condition: Condition, rendered: str | None, node: JsonNode, source: bytes) -> Condition:
-    """`condition` with its rendering and the agent's own text of it."""
-    text = _source_text(node, source, _SHOWN_TEXT_BYTES)
+    """`condition` with its rendering and the agent's own text of it (DuckDB's rendering where that cannot be cut
+    out whole)."""
+    text = _source_text(node, source, _SHOWN_TEXT_BYTES) or rendered
     return Condition(
         condition.column, condition.key, condition.operator, condition.literals, condition.computed, rendered, text
     )
@@ -216,26 +278,19 @@ def _reads_clock(node: JsonNode, columns: set[str], clock: frozenset[str]) -> bo
     return False
 
 
-def _reads_clock_within(term: JsonNode, columns: set[str], clock: frozenset[str]) -> bool:
-    return any(_reads_clock(node, columns, clock) for node in nodes(term))
-
-
 def _clock_reads(tree: Any, columns: set[str], clock: frozenset[str]) -> int:
     return sum(_reads_clock(node, columns, clock) for node in nodes(tree))
 
 
-def _where_terms(statements: list[JsonNode]) -> list[JsonNode]:
-    """The terms of every WHERE's AND, in every SELECT of the tree."""
-    terms = []
-    for node in nodes(statements):
-        where = node.get("where_clause")
-        stack = [where] if isinstance(where, dict) else []
-        while stack:
-            term = stack.pop()
-            if term.get("class") == "CONJUNCTION" and term.get("type") == "CONJUNCTION_AND":
-                stack.extend(reversed([c for c in term.get("children") or [] if isinstance(c, dict)]))
-            else:
-                terms.append(term)
+def _and_terms(where: JsonNode) -> list[JsonNode]:
+    """The terms of a WHERE's AND (the WHERE itself if it is not one)."""
+    terms, stack = [], [where]
+    while stack:
+        term = stack.pop()
+        if term.get("class") == "CONJUNCTION" and term.get("type") == "CONJUNCTION_AND":
+            stack.extend(reversed([c for c in term.get("children") or [] if isinstance(c, dict)]))
+        else:
+            terms.append(term)
     return terms
 
 
@@ -268,6 +323,8 @@ def _condition(node: JsonNode, columns: set[str], source: bytes) -> Condition | 
     if not isinstance(node.get("type"), str):  # a sample's size or a type, not an expression
         return None
     if kind == "FUNCTION" and node.get("function_name") in _MATCHERS:
+        if not _arguments(node):  # `contains()` in a CTE or macro argument DuckDB never bound
+            return None
         target, *tested = _arguments(node)
         operator = _MATCHERS[node["function_name"]]
     elif kind == "COMPARISON" and node.get("type") in _COMPARISONS:
@@ -297,8 +354,7 @@ def _computed_text(node: Any, columns: set[str], source: bytes) -> str | None:
         return None
     if not any(_field(inner, columns) for inner in nodes(_arguments(node))):
         return None
-    text = _source_text(node, source, 500)
-    return text if text and text.count("(") == text.count(")") else None
+    return _source_text(node, source, 500)
 
 
 def _source_text(node: JsonNode, source: bytes, most: int) -> str | None:
@@ -322,10 +378,30 @@ def _source_text(node: JsonNode, source: bytes, most: int) -> str | None:
     ]
     if not spans:
         return None
-    first, last = min(s for s, _ in spans), max(e for _, e in spans)
+    first, last = _parenthesised(source, min(s for s, _ in spans), max(e for _, e in spans))
     if last - first > most:
         return None
-    return source[first:last].decode(errors="replace").strip() or None
+    text = source[first:last].decode(errors="replace").strip()
+    return text if text and text.count("(") == text.count(")") else None
+
+
+def _parenthesised(source: bytes, first: int, last: int) -> tuple[int, int]:
+    """The span widened over the parentheses around its first or last part that DuckDB leaves out of every
+    location: `(a || b) LIKE 'x'` is located from `a` to `'x'`.
+
+    >>> sql = b"WHERE (a || b) LIKE 'x'"
+    >>> first, last = _parenthesised(sql, 7, len(sql))
+    >>> sql[first:last]
+    b"(a || b) LIKE 'x'"
+    """
+    opened = source[first:last].count(b"(") - source[first:last].count(b")")
+    while opened < 0 and first > 0 and source[first - 1 : first] in (b"(", b" ", b"\t", b"\n"):
+        first -= 1
+        opened += source[first : first + 1] == b"("
+    while opened > 0 and last < len(source) and source[last : last + 1] in (b")", b" ", b"\t", b"\n"):
+        last += 1
+        opened -= source[last - 1 : last] == b")"
+    return first, last
 
 
 def _field(node: Any, columns: set[str]) -> tuple[str, str | None] | None:

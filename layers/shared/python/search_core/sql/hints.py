@@ -89,6 +89,8 @@ class EmptyAnswer:
 
     hints: list[ValueHint] = field(default_factory=list)
     clock: ClockNote | None = None
+    # Rows passing the query's own WHERE when it reads the table directly (sql/filters.py, Filters.where_sql).
+    where_rows: int | None = None
 
 
 def value_hints(

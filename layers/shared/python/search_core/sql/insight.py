@@ -9,6 +9,7 @@ bounded inputs (at most KEPT_VALUES short values per field, MAX_HINTS hints).
 from __future__ import annotations
 
 import time
+import traceback
 from dataclasses import replace
 
 import duckdb
@@ -24,6 +25,8 @@ from search_core.sql.quoting import quote_identifier
 from search_core.sql.table import TableSpec
 from search_core.sql.watchdog import WATCHDOG
 
+# Conditions counted in one scan: as many as hints can name, and more than a query usually holds.
+_COUNTED = 2 * MAX_HINTS
 _PROFILE_TIMEOUT = "データの概要を制限時間内に作れませんでした。少し待ってから再試行してください。"
 
 
@@ -39,6 +42,8 @@ class DataInsight:
         self.limits = limits
         self._profile: TableProfile | None = None
         self._clock_macros = clock_macros({m.name: m.body for m in table.macros})
+        self._columns = {c.name for c in table.columns}
+        self._tables = frozenset(name.lower() for name in table.table_names)
 
     def profile(self, seconds: float) -> TableProfile:
         """The data's profile, built on first use within `seconds` (QueryAborted if that is not enough) and kept."""
@@ -55,21 +60,27 @@ class DataInsight:
     def empty_answer(self, sql: str, seconds: float) -> EmptyAnswer:
         """Why `sql` found nothing, within `seconds`: what the fields it tests hold and how many rows pass each
         condition alone, and, if it reads the clock, the rows for now and the range of the columns it compared.
-        Whatever cannot be learnt in time is left out; the empty answer stands."""
-        deadline = time.monotonic() + seconds
+        Whatever cannot be learnt in time, or fails, is left out: the empty answer stands."""
         try:
-            profile = self.profile(seconds)
-            with WATCHDOG.deadline(self.con, deadline - time.monotonic()):
-                tested = filters(self.con, sql, {c.name for c in self.table.columns}, self._clock_macros)
+            return self._empty_answer(sql, time.monotonic() + seconds)
         except (QueryAborted, duckdb.Error):
             return EmptyAnswer()
+        except Exception:  # a fault in the hints must never turn an empty answer into an error
+            traceback.print_exc()
+            return EmptyAnswer()
+
+    def _empty_answer(self, sql: str, deadline: float) -> EmptyAnswer:
+        profile = self.profile(deadline - time.monotonic())
+        with WATCHDOG.deadline(self.con, deadline - time.monotonic()):
+            tested = filters(self.con, sql, self._columns, self._tables, self._clock_macros)
         computed = [self._computed_values(c.column, deadline) for c in tested.conditions if c.computed][:MAX_HINTS]
         profile = replace(profile, fields=profile.fields + tuple(f for f in computed if f is not None))
         json_columns = {c.name for c in self.table.columns if c.is_json}
-        hints = value_hints(
-            tested.conditions, profile, json_columns, lambda c: self._rows_passing([c.sql] if c.sql else [], deadline)
-        )
-        return EmptyAnswer(hints, self._clock(tested, profile, deadline))
+        counted = [c.sql for c in tested.conditions if c.sql] + ([tested.where_sql] if tested.where_sql else [])
+        passing = self._each_passing(counted, deadline)
+        hints = value_hints(tested.conditions, profile, json_columns, lambda c: passing.get(c.sql or ""))
+        where_rows = passing.get(tested.where_sql) if tested.where_sql else None
+        return EmptyAnswer(hints, self._clock(tested, profile, deadline), where_rows)
 
     def _clock(self, tested: Filters, profile: TableProfile, deadline: float) -> ClockNote | None:
         if not tested.reads_clock:
@@ -82,19 +93,33 @@ class DataInsight:
         now = None if tested.clock_predicates is None else self._rows_passing(list(tested.clock_predicates), deadline)
         return ClockNote(ranges, now)
 
+    def _each_passing(self, predicates: list[str], deadline: float) -> dict[str, int | None]:
+        """How many rows pass each of `predicates` alone: counted in one scan, or one by one if that fails (one of
+        them may fail on its own, in a conversion say, and leave the others known)."""
+        distinct = list(dict.fromkeys(predicates))[-_COUNTED:]  # the query's own WHERE comes last
+        counts = self._count([f"count(*) FILTER (WHERE {p})" for p in distinct], deadline)
+        if counts is None:
+            counts = [self._rows_passing([p], deadline) for p in distinct]
+        return dict(zip(distinct, counts, strict=True))
+
     def _rows_passing(self, predicates: list[str], deadline: float) -> int | None:
-        """How many rows pass `predicates` together, counted by DuckDB through the same guard, plan check and
-        bounds as any query (they are the agent's own text); None if that cannot be known in time."""
+        """How many rows pass `predicates` together; None if that cannot be known in time."""
+        [count] = self._count([f"count(*) FILTER (WHERE {' AND '.join(predicates)})"], deadline) or [None]
+        return count
+
+    def _count(self, counts: list[str], deadline: float) -> list[int | None] | None:
+        """The values of `counts` over the table, asked by DuckDB through the same guard, plan check and bounds as
+        any query (the predicates are the agent's own text); None if they cannot be known in time."""
         remaining = deadline - time.monotonic()
-        if not predicates or remaining <= 0:
+        if not counts or remaining <= 0:
             return None
-        where = " AND ".join(predicates)
-        sql = f"SELECT count(*) AS n FROM {quote_identifier(self.table.table)} WHERE {where}"
+        sql = f"SELECT {', '.join(counts)} FROM {quote_identifier(self.table.table)}"
         try:
             result = run_query(self.con, sql, self.policy, self.limits.interrupting_after(remaining), self.table)
         except SearchError:
             return None
-        return int(result.rows[0][0]) if result.rows and isinstance(result.rows[0][0], int) else None
+        row = result.rows[0] if result.rows else []
+        return list(row) if row and all(isinstance(value, int) for value in row) else None
 
     def _computed_values(self, expression: str, deadline: float) -> FieldProfile | None:
         """The most frequent values of an expression the query tested (`dayname(start_date)`), asked as any query
@@ -103,11 +128,16 @@ class DataInsight:
         if remaining <= 0:
             return None
         table = quote_identifier(self.table.table)
-        sql = f"SELECT CAST(({expression}) AS VARCHAR) AS v, count(*) AS n FROM {table} GROUP BY v ORDER BY n DESC, v"
+        counted = (
+            f"SELECT CAST(({expression}) AS VARCHAR) AS v, count(*) AS n FROM {table} GROUP BY v HAVING v IS NOT NULL"
+        )
+        sql = f"SELECT v, n, count(*) OVER () AS kinds, sum(n) OVER () AS present FROM ({counted}) ORDER BY n DESC, v"
         try:
             result = run_query(self.con, sql, self.policy, self.limits.interrupting_after(remaining), self.table)
         except SearchError:
             return None
-        values = [(str(v)[:VALUE_CHARS], int(n)) for v, n in result.rows if v is not None]
-        present = sum(n for _, n in values)
-        return FieldProfile(expression, None, present, len(values), values, complete=not result.truncated)
+        if not result.rows:
+            return None
+        values = [(str(v)[:VALUE_CHARS], int(n)) for v, n, _, _ in result.rows]
+        _, _, kinds, present = result.rows[0]
+        return FieldProfile(expression, None, int(present), int(kinds), values, complete=not result.truncated)

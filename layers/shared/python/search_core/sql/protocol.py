@@ -1,7 +1,8 @@
 """Every message between the function and its SQL worker, one JSON line each way; both sides import this module.
 
 The function sends `Boot` once, then one `Query` or `Describe` per call; the worker answers `Ready` (or a `Failure`)
-to the boot, `Rows` to a query and `Profiled` to a description (or a `Failure`). A failure crosses as one of four
+to the boot, `Rows` to a query (followed by `Hinted` when it has no rows) and `Profiled` to a description (or a
+`Failure`). A failure crosses as one of four
 kinds, each a domain error on both sides, so no class name travels as text.
 """
 
@@ -60,10 +61,20 @@ class Rows:
     columns: list[str]
     rows: list[list[Any]]
     truncated: bool
-    # For an answer without rows: what the tested fields hold (sql/hints.py), as plain dictionaries, and the clock's
-    # part in it when a condition reads the clock.
+    # An answer without rows is sent at once, and `Hinted` follows it: should the hints overrun the deadline and
+    # the worker be killed, the empty answer stands.
+    hints_follow: bool = False
+
+
+@dataclass(frozen=True)
+class Hinted:
+    """Why an answer had no rows (sql/hints.py): what the tested fields hold, as plain dictionaries, and the clock's
+    part in it when a condition reads the clock."""
+
+    tag: ClassVar[str] = "hinted"
     hints: list[dict[str, Any]] = field(default_factory=list)
     clock: ClockNote | None = None
+    where_rows: int | None = None
 
 
 @dataclass(frozen=True)
@@ -109,7 +120,7 @@ class Failure:
 
 
 Request = Boot | Query | Describe
-Reply = Ready | Rows | Profiled | Failure
+Reply = Ready | Rows | Hinted | Profiled | Failure
 
 
 def encode(message: Request | Reply) -> str:
@@ -143,15 +154,17 @@ def decode_request(line: bytes | str) -> Request:
 def decode_reply(line: bytes | str) -> Reply:
     """
     >>> decode_reply(encode(Rows(["a"], [[1]], False)))
-    Rows(columns=['a'], rows=[[1]], truncated=False, hints=[], clock=None)
+    Rows(columns=['a'], rows=[[1]], truncated=False, hints_follow=False)
     """
     data = json.loads(line)
     kind = data.pop("type")
     if kind == Ready.tag:
         return Ready()
     if kind == Rows.tag:
+        return Rows(data["columns"], data["rows"], bool(data["truncated"]), bool(data.get("hints_follow")))
+    if kind == Hinted.tag:
         clock = ClockNote.from_dict(data["clock"]) if data.get("clock") else None
-        return Rows(data["columns"], data["rows"], bool(data["truncated"]), data.get("hints", []), clock)
+        return Hinted(data["hints"], clock, data.get("where_rows"))
     if kind == Profiled.tag:
         return Profiled(TableProfile.from_dict(data["profile"]))
     if kind == Failure.tag:
@@ -173,6 +186,7 @@ def _fields(message: Request | Reply) -> dict[str, Any]:
         return {"kind": message.kind.value, "message": message.message, "retiring": message.retiring}
     if isinstance(message, Profiled):
         return {"profile": message.profile.to_dict()}
-    if isinstance(message, Rows) and message.clock is not None:
-        return {**vars(message), "clock": message.clock.to_dict()}
+    if isinstance(message, Hinted):
+        clock = message.clock.to_dict() if message.clock else None
+        return {"hints": message.hints, "clock": clock, "where_rows": message.where_rows}
     return dict(vars(message))

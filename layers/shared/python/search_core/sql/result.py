@@ -15,3 +15,4 @@ class QueryResult:
     truncated: bool = False
     hints: list[dict[str, Any]] = field(default_factory=list)
     clock: ClockNote | None = None
+    where_rows: int | None = None

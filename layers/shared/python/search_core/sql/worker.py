@@ -14,6 +14,7 @@ import sys
 import tempfile
 import time
 import traceback
+from collections.abc import Iterator
 from functools import cached_property
 from pathlib import Path
 from typing import IO
@@ -31,6 +32,7 @@ from search_core.sql.protocol import (
     Describe,
     Failure,
     FailureKind,
+    Hinted,
     Profiled,
     Query,
     Ready,
@@ -60,13 +62,13 @@ def main() -> None:
         request = decode_request(line)
         assert not isinstance(request, Boot), "one boot only"
         try:
-            reply = session.safe_answer(request)
+            for line in session.safe_answers(request):
+                _write_line(replies, line)
         except MemoryError:
             # Python's own heap is exhausted under the address-space cap, and would stay so for the next queries:
             # say why, then exit, so that the parent starts a fresh worker for the next one.
             _send(replies, Failure(FailureKind.ABORTED, session.limits.memory_message, retiring=True))
             return
-        _write_line(replies, reply)
 
 
 class _Session:
@@ -75,20 +77,24 @@ class _Session:
         self.limits = boot.limits
         work_dir = Path(boot.work_dir).resolve()
         data_paths = [p for p in (boot.csv_path, boot.database) if p]
-        self.host_paths = HostPathNet([*boot.host_paths, str(work_dir), *data_paths])
+        self.con, link = self._open(boot, work_dir)
+        self.host_paths = HostPathNet([*boot.host_paths, str(work_dir), *data_paths, *([str(link)] if link else [])])
+
+    def _open(self, boot: Boot, work_dir: Path) -> tuple[duckdb.DuckDBPyConnection, Path | None]:
+        """The sandboxed connection serving the data, and the link a DuckDB file was attached through, if any."""
         database = Path(boot.database).resolve() if boot.database else None
         if database is None:
             assert boot.csv_path is not None
             csv_path = Path(boot.csv_path)
-            self.con = open_sandbox(self.limits, work_dir, lambda c: load_dataset(c, self.table, csv_path))
-            return
+            return open_sandbox(self.limits, work_dir, lambda c: load_dataset(c, self.table, csv_path)), None
         if not database.exists():  # made from the CSV once; a restarted worker reopens it
             if boot.csv_path is None:
                 raise DataUnavailable(f"データセット「{self.table.file_name}」のファイルが見つかりません。")
             write_dataset_file(
                 self.table, Path(boot.csv_path), database, lambda db: connect_bounded(self.limits, work_dir, db)
             )
-        self.con = open_sandbox(self.limits, work_dir, lambda c: _attach_through_neutral_link(c, self.table, database))
+        link = _neutral_link(database)
+        return open_sandbox(self.limits, work_dir, lambda c: _attach_through(c, self.table, database, link)), link
 
     @cached_property
     def policy(self) -> QueryPolicy:
@@ -98,39 +104,42 @@ class _Session:
     def insight(self) -> DataInsight:
         return DataInsight(self.con, self.table, self.policy, self.limits)
 
-    def safe_answer(self, request: Request) -> str:
-        """The answer as its JSON line, unless it carries one of this run's paths in any encoding (the net under
-        the guard); serialised once, for the check and the reply alike."""
+    def safe_answers(self, request: Request) -> Iterator[str]:
+        """The replies as JSON lines, unless one carries one of this run's paths in any encoding (the net under the
+        guard): that one is refused and nothing follows it. Each is serialised once, for the check and the reply."""
         known = request.sql if isinstance(request, Query) else ""
-        reply = encode(self.answer(request))
-        if self.host_paths.catches(reply, known=known):
-            print("refused a reply that carried a host path", file=sys.stderr)
-            return encode(Failure.of(QueryRejected(_LEAK_MESSAGE)))
-        return reply
+        for reply in self.answers(request):
+            line = encode(reply)
+            if self.host_paths.catches(line, known=known):
+                print("refused a reply that carried a host path", file=sys.stderr)
+                yield encode(Failure.of(QueryRejected(_LEAK_MESSAGE)))
+                return
+            yield line
 
-    def answer(self, request: Request) -> Reply:
+    def answers(self, request: Request) -> Iterator[Reply]:
+        """The reply to `request`; for a query without rows, the rows at once and then why there are none."""
+        started = time.monotonic()
         try:
             if isinstance(request, Describe):
-                return Profiled(self.insight.profile(self.limits.interrupt_seconds))
+                yield Profiled(self.insight.profile(self.limits.interrupt_seconds))
+                return
             assert isinstance(request, Query), "after the boot, only queries and descriptions"
-            return self.rows(request.sql)
+            result = run_query(self.con, request.sql, self.policy, self.limits, self.table)
         except SearchError as error:
-            return Failure.of(error)
+            yield Failure.of(error)
+            return
         except MemoryError:
             raise
         except Exception:
             traceback.print_exc()
-            return Failure.of(QueryFailed("クエリの実行中に内部エラーが起きました。"))
-
-    def rows(self, sql: str) -> Rows:
-        started = time.monotonic()
-        result = run_query(self.con, sql, self.policy, self.limits, self.table)
-        if result.rows or not result.columns:
-            return Rows(result.columns, result.rows, result.truncated)
-        remaining = self.limits.interrupt_seconds - (time.monotonic() - started)
-        empty = self.insight.empty_answer(sql, remaining)
-        hints = [hint.to_dict() for hint in empty.hints]
-        return Rows(result.columns, result.rows, result.truncated, hints, empty.clock)
+            yield Failure.of(QueryFailed("クエリの実行中に内部エラーが起きました。"))
+            return
+        empty = not result.rows and bool(result.columns)
+        yield Rows(result.columns, result.rows, result.truncated, hints_follow=empty)
+        if empty:
+            remaining = self.limits.interrupt_seconds - (time.monotonic() - started)
+            why = self.insight.empty_answer(request.sql, remaining)
+            yield Hinted([hint.to_dict() for hint in why.hints], why.clock, why.where_rows)
 
 
 def _open_session(boot: Boot, replies: IO[bytes]) -> _Session | None:
@@ -147,28 +156,31 @@ def _open_session(boot: Boot, replies: IO[bytes]) -> _Session | None:
     return session
 
 
-def _attach_through_neutral_link(con: duckdb.DuckDBPyConnection, table: TableSpec, database: Path) -> None:
-    """Attach `database` under a path that says nothing of the host. DuckDB lists every attached file's absolute
-    path (duckdb_databases), whatever relative name or symbolic link it was given, so the file is attached through a
-    hard link in a fresh folder under /tmp, removed once DuckDB holds the file open. Where no link can be made
-    (another file system), the file is attached by its own path: the guard and the path net still stand before it.
-    """
+def _neutral_link(database: Path) -> Path | None:
+    """A hard link to `database` in a fresh folder under /tmp, whose path says nothing of the host (DuckDB lists every
+    attached file's absolute path, in duckdb_databases and the allowed_paths setting, whatever relative name or
+    symbolic link it was given); None where none can be made (another file system)."""
     try:
-        folder = Path(tempfile.mkdtemp(prefix="dataset-", dir="/tmp"))
+        link = Path(tempfile.mkdtemp(prefix="dataset-", dir="/tmp")) / "data.duckdb"
     except OSError:
-        attach_dataset_file(con, table, database)
-        return
-    link = folder / "data.duckdb"
+        return None
     try:
         os.link(database, link)
     except OSError:
-        link = database
+        link.parent.rmdir()
+        return None
+    return link
+
+
+def _attach_through(con: duckdb.DuckDBPyConnection, table: TableSpec, database: Path, link: Path | None) -> None:
+    """Attach `database` through `link`, removed once DuckDB holds the file open; through its own path without one
+    (the guard and the path net still stand before it)."""
     try:
-        attach_dataset_file(con, table, link)
+        attach_dataset_file(con, table, link or database)
     finally:
-        if link != database:
+        if link is not None:
             link.unlink(missing_ok=True)
-        folder.rmdir()
+            link.parent.rmdir()
 
 
 def _limit_address_space(megabytes: int) -> None:
