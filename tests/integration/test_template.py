@@ -81,6 +81,18 @@ def test_a_change_to_the_agent_changes_what_the_alias_declares(change: Any) -> N
     assert "RoutingConfiguration" not in alias_declaration(current)  # an update then publishes a new version
 
 
+def test_the_agents_condition_is_not_part_of_what_the_alias_declares() -> None:
+    """Deploying the classic agent where it was before AgentPlatform existed publishes no new version."""
+    current = TEMPLATE.read_text(encoding="utf-8")
+    unconditional = current.replace(
+        "  Agent:\n    Type: AWS::Bedrock::Agent\n    Condition: CreateClassicAgent\n",
+        "  Agent:\n    Type: AWS::Bedrock::Agent\n",
+        1,
+    )
+    assert unconditional != current
+    assert alias_declaration(with_agent_hash(unconditional)) == alias_declaration(current)
+
+
 def test_layer_requirements_come_from_pyproject() -> None:
     assert REQUIREMENTS.read_text(encoding="utf-8") == layer_requirements()
 
@@ -149,6 +161,7 @@ def test_each_function_is_invoked_only_by_this_agent(template: Any) -> None:
     permissions = [r for r in template["Resources"].values() if r["Type"] == "AWS::Lambda::Permission"]
     assert len(permissions) == len(ACTION_GROUPS)
     for permission in permissions:
+        assert permission["Condition"] == "CreateClassicAgent"  # the harness reaches them through the Gateway
         assert permission["Properties"]["Principal"] == "bedrock.amazonaws.com"
         assert permission["Properties"]["SourceArn"] == {"Fn::GetAtt": ["Agent", "AgentArn"]}
 
@@ -240,8 +253,8 @@ def test_the_gateway_role_may_invoke_our_functions_and_nothing_else(template: An
     assert statement["Resource"] == [{"Fn::GetAtt": [f"{camel(name)}Function", "Arn"]} for name in ACTION_GROUPS]
 
 
-def test_the_gateway_is_off_by_default_and_never_open(template: Any) -> None:
-    assert template["Parameters"]["McpGateway"]["Default"] == "off"
+def test_the_gateway_is_never_open(template: Any) -> None:
+    assert template["Parameters"]["McpGateway"]["Default"] == "off"  # without the harness, no Gateway unless asked
     for name in GATEWAY_RESOURCES:
         assert template["Resources"][name]["Condition"] in ("CreateGateway", "GatewayUsesCognito")
     authorizer = template["Resources"]["Gateway"]["Properties"]["AuthorizerType"]
