@@ -11,7 +11,7 @@ export POWERTOOLS_METRICS_NAMESPACE := BedrockAgentSearch
 SAM_VENV := .venv-sam
 SAM      := $(SAM_VENV)/bin/sam
 
-.PHONY: setup test lint typecheck artefact demo mcp bench schema build upload-data clean
+.PHONY: setup test lint typecheck artefact demo mcp chat bench schema build upload-data clean
 
 setup: $(STAMP)
 
@@ -46,6 +46,12 @@ demo: setup
 mcp:
 	@$(MAKE) --no-print-directory setup >&2
 	@$(PY) scripts/mcp_server.py
+
+# Talk to the deployed agent (README, "make chat"), found from the outputs of the stack STACK, each tool call printed
+# as it happens. Q="..." asks one question and fails when a tool call failed: the smoke test after `sam deploy`.
+# STACK and Q reach the script as the shell's variables, so no quote in a question can break the command.
+chat: setup
+	@$(PY) scripts/chat.py $${STACK:+--stack "$$STACK"} $${Q:+--question "$$Q"}
 
 # Measure everything at every size, then write BENCHMARKS.md and docs/benchmarks.png (about 40 minutes on 2 cores;
 # the first run also spends ~40 minutes generating and preparing the data, 100,000 decisions among it, and needs
