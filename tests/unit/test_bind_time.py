@@ -14,7 +14,7 @@ from search_core.datasets.events import EVENTS
 from search_core.errors import QueryRejected
 from search_core.sql.execute import run_query
 from search_core.sql.policy import QueryPolicy
-from tests.conftest import TEST_LIMITS, open_dataset_sandbox
+from tests.conftest import TEST_LIMITS
 
 # The third red team's queries, exactly as they returned a host path or passed the text guard.
 RED_TEAM = [
@@ -56,17 +56,6 @@ _WRAPPERS = [
     "SELECT * FROM events UNION ALL BY NAME SELECT * FROM ({})",
     "SELECT * FROM ({}) -- c\n",
 ]
-
-
-@pytest.fixture(scope="module")
-def con(tmp_path_factory: pytest.TempPathFactory) -> duckdb.DuckDBPyConnection:
-    connection: duckdb.DuckDBPyConnection = open_dataset_sandbox("events", tmp_path_factory.mktemp("bind"))
-    return connection
-
-
-@pytest.fixture(scope="module")
-def policy(con: duckdb.DuckDBPyConnection) -> QueryPolicy:
-    return QueryPolicy.for_connection(con, "events", frozenset({"events", "events.csv"}))
 
 
 def _types(con: duckdb.DuckDBPyConnection) -> int:

@@ -13,18 +13,7 @@ from search_core.errors import QueryFailed, QueryRejected, SearchError
 from search_core.sql.execute import run_query
 from search_core.sql.policy import QueryPolicy
 from search_core.sql.result import QueryResult
-from tests.conftest import TEST_LIMITS, open_dataset_sandbox
-
-
-@pytest.fixture(scope="module")
-def con(tmp_path_factory: pytest.TempPathFactory) -> duckdb.DuckDBPyConnection:
-    connection: duckdb.DuckDBPyConnection = open_dataset_sandbox("events", tmp_path_factory.mktemp("guard"))
-    return connection
-
-
-@pytest.fixture(scope="module")
-def policy(con: duckdb.DuckDBPyConnection) -> QueryPolicy:
-    return QueryPolicy.for_connection(con, "events", frozenset({"events", "events.csv"}))
+from tests.conftest import TEST_LIMITS
 
 
 def run(con: duckdb.DuckDBPyConnection, policy: QueryPolicy, sql: str) -> QueryResult:
