@@ -76,8 +76,15 @@ def test_a_computed_value_is_asked_through_the_guard(functions: dict[str, Module
 
 
 def test_no_rows_without_a_tested_field_points_to_the_profile(functions: dict[str, ModuleType]) -> None:
-    body = body_of(ask(functions, sql_event("search_events", "SELECT * FROM events LIMIT 0")))
+    sql = "SELECT * FROM (FROM events) t WHERE t.event_name IS NULL"
+    body = body_of(ask(functions, sql_event("search_events", sql)))
     assert body["count"] == 0 and "hints" not in body and "profileEvents" in body["message"]
+
+
+def test_no_rows_from_a_limit_says_the_where_had_rows(functions: dict[str, ModuleType]) -> None:
+    body = body_of(ask(functions, sql_event("search_events", "SELECT * FROM events LIMIT 0")))
+    assert body["count"] == 0 and "32 件" in body["message"] and "LIMIT" in body["message"]
+    assert "profileEvents" not in body["message"]
 
 
 @pytest.mark.parametrize("group", GROUPS)

@@ -9,6 +9,7 @@ hold.
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Iterator
 from pathlib import Path
 from types import ModuleType
@@ -47,6 +48,8 @@ def test_the_red_team_case(functions: dict[str, ModuleType], case: dict[str, Any
     table = "events" if name == "search_events" else "stores"
     for hint in body.get("hints", []):  # what a hint says of its condition is what DuckDB counts
         if "matched" in hint:
-            check = body_of(ask(function, name, f"SELECT count(*) AS n FROM {table} WHERE {hint['condition']}"))
+            alias = re.match(r"(\w+)\.", hint["condition"])  # the condition as written, with its table's alias
+            source = f"{table} AS {alias.group(1)}" if alias else table
+            check = body_of(ask(function, name, f"SELECT count(*) AS n FROM {source} WHERE {hint['condition']}"))
             assert check.get("results") == [{"n": hint["matching_rows"]}], (hint, check)
             assert hint["matched"] == (hint["matching_rows"] > 0)

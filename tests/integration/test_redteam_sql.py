@@ -81,6 +81,17 @@ def test_dates_and_times_keep_every_digit_and_infinity(door: Door) -> None:
     assert "00:00:00.000000001" in row["m"] and "00:00:00.000000002" in row["m"]
 
 
+def test_values_python_would_change_come_back_as_duckdb_text(door: Door) -> None:
+    sql = (
+        "SELECT (INTERVAL 1 MONTH)::VARIANT AS a, 'infinity'::DATE::VARIANT AS b, "
+        "TIMESTAMPTZ '2020-01-01 00:00:00+05'::VARIANT AS c, MAP {true: 1, 2: 2} AS m, MAP {'k': 'v'} AS text_keys"
+    )
+    ok, body = _search(door, "search_events", sql)
+    [row] = body["results"]  # type: ignore[index]
+    assert ok and (row["a"], row["b"], row["m"], row["text_keys"]) == ("1 month", "infinity", "{1=1, 2=2}", {"k": "v"})
+    assert str(row["c"]).startswith("2019-12-31 19:00:00")
+
+
 def test_an_over_long_query_is_refused_before_any_worker(door: Door) -> None:
     ok, body = _search(door, "search_events", "SELECT 1 AS x -- " + "x" * (MAX_SQL_CHARS * 50))
     assert not ok and f"{MAX_SQL_CHARS} 文字以内" in str(body["error"])

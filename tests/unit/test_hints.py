@@ -188,10 +188,11 @@ def test_a_name_that_may_mean_another_column_is_not_taken_for_the_tables(sandbox
     assert conditions(sandbox("stores"), sql, STORE_COLUMNS, STORE_TABLES) == []
 
 
-def test_conditions_of_a_subquery_or_cte_reading_the_table_are_the_tables(sandbox: Callable[..., Any]) -> None:
+def test_conditions_where_the_rows_come_from_count_and_those_in_expressions_do_not(sandbox: Callable[..., Any]) -> None:
     sql = (
         "WITH cafes AS (SELECT * FROM stores WHERE category = 'カフェ') SELECT * FROM cafes "
-        "WHERE store_name IN (SELECT store_name FROM stores s WHERE s.facilities LIKE '%駐車場%')"
+        "UNION ALL SELECT * FROM (SELECT * FROM stores s WHERE s.facilities LIKE '%駐車場%') "
+        "WHERE store_name IN (SELECT store_name FROM stores WHERE description LIKE '%x%')"
     )
     found = conditions(sandbox("stores"), sql, STORE_COLUMNS, STORE_TABLES)
     assert sorted(c.sql or "" for c in found) == ["(category = 'カフェ')", "(facilities ~~ '%駐車場%')"]

@@ -103,7 +103,7 @@ class _Process:
         self._proc = proc
         self._buffer = b""
         try:
-            reply = self.exchange(boot, _BOOT_TIMEOUT_SECONDS)
+            reply = self.exchange(boot, time.monotonic() + _BOOT_TIMEOUT_SECONDS)
         except WorkerGone:
             raise DataUnavailable(
                 f"データセット「{boot.table.file_name}」を読み込めません（読み込み処理が異常終了しました）。"
@@ -120,8 +120,8 @@ class _Process:
     def pid(self) -> int:
         return self._proc.pid
 
-    def exchange(self, message: Request, timeout: float) -> Reply:
-        """Send one message and wait for its reply; kill the worker if it overruns time or memory."""
+    def exchange(self, message: Request, deadline: float) -> Reply:
+        """Send one message and wait for its reply until `deadline`; kill the worker if it overruns time or memory."""
         assert self._proc.stdin is not None
         try:
             self._proc.stdin.write(encode(message).encode() + b"\n")
@@ -129,7 +129,7 @@ class _Process:
         except (BrokenPipeError, OSError):
             self.stop()
             raise WorkerGone("exited") from None
-        return self.receive(time.monotonic() + timeout)
+        return self.receive(deadline)
 
     def receive(self, deadline: float) -> Reply:
         """The next reply, waiting until `deadline`; kill the worker if it overruns time or memory."""
@@ -212,8 +212,7 @@ class QueryWorker:
         return self._process.pid if self._process is not None and self._process.alive else None
 
     def query(self, sql: str) -> QueryResult:
-        deadline = time.monotonic() + self.limits.timeout_seconds
-        reply = self._ask(Query(sql))
+        reply, deadline = self._ask(Query(sql))
         if not isinstance(reply, Rows):
             raise QueryAborted(self._abort_message("exited"))
         why = self._why_empty(deadline) if reply.hints_follow else Hinted()
@@ -227,26 +226,31 @@ class QueryWorker:
             reply = self._process.receive(deadline)
         except WorkerGone:
             return Hinted()
+        if isinstance(reply, Failure) and reply.retiring:
+            self._process.stop()
         return reply if isinstance(reply, Hinted) else Hinted()
 
     def describe(self) -> TableProfile:
         """The profile of this version of the data (sql/profile.py)."""
-        reply = self._ask(Describe())
+        reply, _ = self._ask(Describe())
         if not isinstance(reply, Profiled):
             raise QueryAborted(self._abort_message("exited"))
         return reply.profile
 
-    def _ask(self, request: Request) -> Reply:
+    def _ask(self, request: Request) -> tuple[Reply, float]:
+        """The worker's reply to `request`, and the deadline it was given: the timeout counts from when a running
+        worker has the request, so that starting a replacement first does not shorten the query's time."""
         process = self._running_process()
+        deadline = time.monotonic() + self.limits.timeout_seconds
         try:
-            reply = process.exchange(request, self.limits.timeout_seconds)
+            reply = process.exchange(request, deadline)
         except WorkerGone as gone:
             raise QueryAborted(self._abort_message(str(gone))) from None
         if isinstance(reply, Failure):
             if reply.retiring:  # wait for it to go, so that the next call starts a fresh worker
                 process.stop()
             raise reply.error()
-        return reply
+        return reply, deadline
 
     def close(self) -> None:
         if self._process is not None:

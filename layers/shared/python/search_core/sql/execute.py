@@ -32,6 +32,7 @@ from search_core.sql.watchdog import WATCHDOG
 # DuckDB's date and time types, as a result's description names them (TIME_NS, TIMESTAMP_S, ... WITH TIME ZONE);
 # those of them Python holds exactly, but for ±infinity.
 _TEMPORAL = re.compile(r"\b(?:DATE|TIME|TIMESTAMP|TIMESTAMPTZ|TIMETZ|INTERVAL)(?:_[A-Z]+)?\b")
+_ALWAYS_TEXT = re.compile(r"\bMAP\((?!VARCHAR,)|\b(?:VARIANT|UNION|GEOMETRY)\b")
 _PLAIN_DATE = re.compile(r"DATE|TIME|TIMESTAMP|TIMESTAMP_S|TIMESTAMP_MS")
 # What DuckDB's Python conversion makes of ±infinity (a real value there is read again as text, which is exact too).
 _PYTHON_LIMITS = (date.max, date.min, datetime.max, datetime.min, time.max)
@@ -124,13 +125,27 @@ def _fetch(con: duckdb.DuckDBPyConnection, bounded: str, most: int) -> tuple[lis
     # SELECT * over the subquery makes repeated names unique (x, x_1), so no value is lost in the objects.
     columns = [d[0] for d in description]
     types = [str(d[1]).upper() for d in description]
-    if any(_TEMPORAL.search(t) and not _PLAIN_DATE.fullmatch(t) for t in types):
+    if any(_as_text(t) for t in types):
         cursor = con.execute(_json_friendly(bounded, types, columns))
     # fetchmany: whatever the text did to the LIMIT, no more rows than that are ever materialised here.
     rows = cursor.fetchmany(most)
     if any(value in _PYTHON_LIMITS for row in rows for value in row):
         rows = con.execute(_json_friendly(bounded, types, columns, every_date=True)).fetchmany(most)
     return columns, rows
+
+
+def _as_text(type_name: str) -> bool:
+    """Whether values of this type come back as DuckDB's text: a date or time Python cannot hold (nanoseconds, a
+    month interval, a time zone, one nested in a list or struct), and the types whose Python form changes values or
+    drops them: a MAP keyed by anything but text (keys 1 and true, or two values of a UNION, collapse into one; keys
+    are spelled as Python spells them), a VARIANT or UNION (whatever they hold), a GEOMETRY (as hex of its bytes).
+
+    >>> [_as_text(t) for t in ("DATE", "TIMESTAMP_NS", "DATE[]", "MAP(INTEGER, VARCHAR)", "MAP(VARCHAR, BIGINT)")]
+    [False, True, True, True, False]
+    """
+    return bool(_ALWAYS_TEXT.search(type_name)) or (
+        bool(_TEMPORAL.search(type_name)) and not _PLAIN_DATE.fullmatch(type_name)
+    )
 
 
 def _json_friendly(bounded: str, types: list[str], columns: list[str], every_date: bool = False) -> str:
@@ -140,11 +155,11 @@ def _json_friendly(bounded: str, types: list[str], columns: list[str], every_dat
     'SELECT CAST(#1 AS VARCHAR) AS "t", #2 AS "x", #3 AS "d" FROM (SELECT 1)'
     """
 
-    def as_text(type_name: str) -> bool:
-        return bool(_TEMPORAL.search(type_name)) and (every_date or not _PLAIN_DATE.fullmatch(type_name))
+    def text(type_name: str) -> bool:
+        return _as_text(type_name) or (every_date and bool(_TEMPORAL.search(type_name)))
 
     projection = [
-        f"CAST(#{i} AS VARCHAR) AS {quote_identifier(name)}" if as_text(t) else f"#{i} AS {quote_identifier(name)}"
+        f"CAST(#{i} AS VARCHAR) AS {quote_identifier(name)}" if text(t) else f"#{i} AS {quote_identifier(name)}"
         for i, (t, name) in enumerate(zip(types, columns, strict=True), start=1)
     ]
     return f"SELECT {', '.join(projection)} FROM ({bounded})"

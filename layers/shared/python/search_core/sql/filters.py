@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from search_core.sql.parse import JsonNode, nodes, parse
+from search_core.sql.scope import KEYWORD_NAMES, table_scope
 
 if TYPE_CHECKING:
     import duckdb
@@ -56,7 +57,7 @@ _JSON_GETTERS = {"->>", "->", "json_extract_string", "json_extract", "json_value
 _CLOCK_FUNCTIONS = frozenset(
     {"now", "today", "get_current_timestamp", "transaction_timestamp", "get_current_time", "current_localtimestamp"}
 )
-_CLOCK_NAMES = frozenset({"current_date", "current_timestamp", "current_time", "localtimestamp", "localtime"})
+_CLOCK_NAMES = KEYWORD_NAMES
 # The agent's own text of a condition is shown back up to this length (DuckDB's rendering beyond it).
 _SHOWN_TEXT_BYTES = 300
 # A SELECT of one expression and no FROM, for DuckDB to write a condition back from its parse.
@@ -132,13 +133,13 @@ def filters(
 ) -> Filters:
     """The conditions of `sql` on the table and its use of the clock, read from one parse.
 
-    Only a SELECT that reads the table alone (`FROM events`, `FROM events e`), with no CTE taking the table's name,
-    tests the table's columns: in any other (a CTE that renames a column, a VALUES list, a join) a name may mean
-    something else, and asking the table about it could contradict the query. `clock_calls` are the table's macros
-    that read the clock, besides DuckDB's own clock functions. A clock predicate is a term of such a WHERE's AND that
-    reads the clock (`jst_today() BETWEEN start_date AND end_date`, `is_open_now(opening_hours)`), written back by
-    DuckDB to be asked of the table alone; they are given only when every read of the clock is in one. Negated
-    conditions (NOT, CASE) are not among the conditions: they are not what made an answer empty.
+    Only the terms that speak of the table's own rows (sql/scope.py) give conditions, clock predicates and the
+    query's own WHERE to count: elsewhere a name may mean another column, and asking the table about it could
+    contradict the query. `clock_calls` are the table's macros that read the clock, besides DuckDB's own clock
+    functions. A clock predicate is such a term that reads the clock (`jst_today() BETWEEN start_date AND end_date`,
+    `is_open_now(opening_hours)`), written back by DuckDB to be asked of the table alone; they are given only when
+    every read of the clock is in one. Negated conditions (NOT, CASE) are not among the conditions: they are not what
+    made an answer empty.
 
     >>> import duckdb
     >>> con = duckdb.connect()
@@ -150,72 +151,28 @@ def filters(
     Filters(conditions=[], reads_clock=False, clock_predicates=None, clock_columns=(), where_sql=None)
     """
     statements = parse(con, sql).statements
-    wheres = _table_wheres(statements, tables)
-    where_sql = _outer_where(con, statements, columns, tables)
+    scope = table_scope(statements, columns, tables)
     source = sql.encode()
     found: dict[str, Condition] = {}
-    for node in nodes(wheres, skip=_negating_or_query):
+    for node in nodes(scope.terms, skip=_negating):
         condition = _condition(node, columns, source)
         if condition is not None:
             rendered = _rendered(con, node, columns)
             found.setdefault(rendered or repr(condition), _located(condition, rendered, node, source))
+    where_sql = None
+    if scope.outer_counted:
+        where_sql = _rendered(con, scope.outer_where, columns) if scope.outer_where else "TRUE"
     clock = _CLOCK_FUNCTIONS | clock_calls
     reads = _clock_reads(statements, columns, clock)
     if not reads:
         return Filters(list(found.values()), where_sql=where_sql)
-    terms = [term for where in wheres for term in _and_terms(where) if _clock_reads(term, columns, clock)]
+    terms = [term for term in scope.terms if _clock_reads(term, columns, clock)]
     predicates = [text for term in terms if (text := _rendered(con, term, columns)) is not None]
     isolated = bool(terms) and len(predicates) == len(terms) and _clock_reads(terms, columns, clock) == reads
     # The columns compared with the clock; where the clock's part cannot be isolated, every column the query names.
     read = [name for part in (terms if isolated else statements) for name in _columns_read(part, columns)]
     clock_predicates = tuple(predicates) if isolated else None
     return Filters(list(found.values()), True, clock_predicates, tuple(dict.fromkeys(read)), where_sql)
-
-
-def _table_wheres(statements: list[JsonNode], tables: frozenset[str]) -> list[JsonNode]:
-    """The WHERE of every SELECT that reads the table alone; none if a CTE takes one of the table's names."""
-    every = list(nodes(statements))
-    if _shadowed(every, tables):
-        return []
-    return [
-        node["where_clause"]
-        for node in every
-        if node.get("type") == "SELECT_NODE"
-        and isinstance(node.get("where_clause"), dict)
-        and _is_the_table(node.get("from_table"), tables)
-    ]
-
-
-def _outer_where(
-    con: duckdb.DuckDBPyConnection, statements: list[JsonNode], columns: set[str], tables: frozenset[str]
-) -> str | None:
-    """The WHERE of the query itself (TRUE without one), when the query reads the table alone."""
-    outer = statements[0].get("node") if len(statements) == 1 else None
-    if not isinstance(outer, dict) or outer.get("type") != "SELECT_NODE" or _shadowed(list(nodes(statements)), tables):
-        return None
-    if not _is_the_table(outer.get("from_table"), tables):
-        return None
-    where = outer.get("where_clause")
-    return _rendered(con, where, columns) if isinstance(where, dict) else "TRUE"
-
-
-def _shadowed(every: list[JsonNode], tables: frozenset[str]) -> bool:
-    """Whether a CTE takes one of the table's names."""
-    ctes = {str(entry.get("key", "")).lower() for node in every for entry in (node.get("cte_map") or {}).get("map", [])}
-    return bool(ctes & tables)
-
-
-def _is_the_table(source: Any, tables: frozenset[str]) -> bool:
-    """Whether a FROM names the table itself (`events`, `main.events`, `'events.csv'`, `events.csv`)."""
-    if not isinstance(source, dict) or source.get("type") != "BASE_TABLE" or source.get("catalog_name"):
-        return False
-    name, schema = str(source.get("table_name", "")).lower(), str(source.get("schema_name", "")).lower()
-    return (schema in ("", "main") and name in tables) or f"{schema}.{name}" in tables
-
-
-def _negating_or_query(node: JsonNode) -> bool:
-    """A subtree whose conditions are not the WHERE's own: a negation, or a query inside it (visited on its own)."""
-    return _negating(node) or node.get("type") in ("SELECT_NODE", "SET_OPERATION_NODE", "RECURSIVE_CTE_NODE")
 
 
 def conversions(con: duckdb.DuckDBPyConnection, sql: str, columns: set[str]) -> list[Conversion]:
@@ -279,19 +236,8 @@ def _reads_clock(node: JsonNode, columns: set[str], clock: frozenset[str]) -> bo
 
 
 def _clock_reads(tree: Any, columns: set[str], clock: frozenset[str]) -> int:
-    return sum(_reads_clock(node, columns, clock) for node in nodes(tree))
-
-
-def _and_terms(where: JsonNode) -> list[JsonNode]:
-    """The terms of a WHERE's AND (the WHERE itself if it is not one)."""
-    terms, stack = [], [where]
-    while stack:
-        term = stack.pop()
-        if term.get("class") == "CONJUNCTION" and term.get("type") == "CONJUNCTION_AND":
-            stack.extend(reversed([c for c in term.get("children") or [] if isinstance(c, dict)]))
-        else:
-            terms.append(term)
-    return terms
+    """How many times `tree` reads the clock (a lambda's parameter may be called current_date: not a read)."""
+    return sum(_reads_clock(node, columns, clock) for node in nodes(tree, skip=lambda n: n.get("class") == "LAMBDA"))
 
 
 def _columns_read(node: Any, columns: set[str]) -> list[str]:
