@@ -168,8 +168,8 @@ class SqlSearch:
         unsure = any(h.matched is None for h in hints)
         if culprits:
             message += f"データに合う行がない条件: {'、'.join(culprits)}。"
-        elif result.clock is None:
-            message += _combination_text(hints, result.where_rows)
+        else:
+            message += _combination_text(hints, result.clock, result.where_rows)
         message += "".join(_range_text(h.field, h.minimum, h.maximum, h.missing) for h in hints if h.minimum)
         if any(h.values for h in hints) and (culprits or unsure):
             message += (
@@ -184,14 +184,15 @@ class SqlSearch:
         return SqlSearchResponse(results=[], count=0, truncated=result.truncated, message=message, hints=hints or None)
 
 
-def _combination_text(hints: list[ValueHint], where_rows: int | None) -> str:
+def _combination_text(hints: list[ValueHint], clock: ClockNote | None, where_rows: int | None) -> str:
     """What made an answer empty when no condition alone did: counted by DuckDB, or nothing said."""
     if where_rows:
         return (
             f"WHERE の条件（なければテーブル全体）に合う行は {where_rows} 件あります。0 件になったのは WHERE 以外の"
             "部分（OFFSET、LIMIT、GROUP BY・HAVING、QUALIFY など）のためです。"
         )
-    if where_rows == 0 and hints and all(h.matched for h in hints):
+    each_passes = all(h.matched for h in hints) and (clock is None or bool(clock.rows_now))
+    if where_rows == 0 and (hints or clock) and each_passes:
         return "どの条件も単独なら合う行がありますが（hints の matching_rows）、組み合わせると 0 件です。"
     return ""
 
@@ -214,4 +215,4 @@ def _clock_text(clock: ClockNote) -> str:
         )
     if clock.rows_now is None:
         return text + "今日・現在時刻に当てはまる行があるかは確かめられませんでした。データの期間と比べてください。"
-    return text + f"今日・現在時刻の条件だけなら {clock.rows_now} 行が当てはまり、ほかの条件との組み合わせで 0 件です。"
+    return text + f"今日・現在時刻の条件だけなら {clock.rows_now} 行が当てはまります。"
