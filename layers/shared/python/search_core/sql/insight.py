@@ -76,7 +76,8 @@ class DataInsight:
         computed = [self._computed_values(c.column, deadline) for c in tested.conditions if c.computed][:MAX_HINTS]
         profile = replace(profile, fields=profile.fields + tuple(f for f in computed if f is not None))
         json_columns = {c.name for c in self.table.columns if c.is_json}
-        counted = [c.sql for c in tested.conditions if c.sql] + ([tested.where_sql] if tested.where_sql else [])
+        asked = list(dict.fromkeys(c.sql for c in tested.conditions if c.sql))[:_COUNTED]
+        counted = asked + ([tested.where_sql] if tested.where_sql else [])
         passing = self._each_passing(counted, deadline)
         hints = value_hints(tested.conditions, profile, json_columns, lambda c: passing.get(c.sql or ""))
         where_rows = passing.get(tested.where_sql) if tested.where_sql else None
@@ -96,7 +97,7 @@ class DataInsight:
     def _each_passing(self, predicates: list[str], deadline: float) -> dict[str, int | None]:
         """How many rows pass each of `predicates` alone: counted in one scan, or one by one if that fails (one of
         them may fail on its own, in a conversion say, and leave the others known)."""
-        distinct = list(dict.fromkeys(predicates))[-_COUNTED:]  # the query's own WHERE comes last
+        distinct = list(dict.fromkeys(predicates))
         counts = self._count([f"count(*) FILTER (WHERE {p})" for p in distinct], deadline)
         if counts is None:
             counts = [self._rows_passing([p], deadline) for p in distinct]
