@@ -62,8 +62,8 @@ def main() -> None:
         request = decode_request(line)
         assert not isinstance(request, Boot), "one boot only"
         try:
-            for line in session.safe_answers(request):
-                _write_line(replies, line)
+            for reply in session.safe_answers(request):
+                _write_line(replies, reply)
         except MemoryError:
             # Python's own heap is exhausted under the address-space cap, and would stay so for the next queries:
             # say why, then exit, so that the parent starts a fresh worker for the next one.
