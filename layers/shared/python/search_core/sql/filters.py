@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from search_core.sql.parse import JsonNode, nodes, parse
-from search_core.sql.scope import KEYWORD_NAMES, table_scope
+from search_core.sql.scope import KEYWORD_NAMES, column_names, table_scope
 
 if TYPE_CHECKING:
     import duckdb
@@ -53,11 +53,10 @@ _TEXT_TYPES = {"VARCHAR", "TEXT", "STRING", "JSON"}
 _NEGATING = {("OPERATOR", "OPERATOR_NOT"), ("CASE", "CASE_EXPR")}
 _NEGATED_MATCHERS = {"!~~", "!~~*", "!~", "not_like_escape", "not_ilike_escape"}
 _JSON_GETTERS = {"->>", "->", "json_extract_string", "json_extract", "json_value"}
-# What DuckDB reads the clock with: functions, and keywords it parses as names.
+# What DuckDB reads the clock with, besides the keywords it parses as names (scope.KEYWORD_NAMES).
 _CLOCK_FUNCTIONS = frozenset(
     {"now", "today", "get_current_timestamp", "transaction_timestamp", "get_current_time", "current_localtimestamp"}
 )
-_CLOCK_NAMES = KEYWORD_NAMES
 # The agent's own text of a condition is shown back up to this length (DuckDB's rendering beyond it).
 _SHOWN_TEXT_BYTES = 300
 # A SELECT of one expression and no FROM, for DuckDB to write a condition back from its parse.
@@ -213,8 +212,8 @@ def _rendered(con: duckdb.DuckDBPyConnection, node: JsonNode, columns: set[str])
     """
     unqualified = json.loads(json.dumps(node))
     for inner in nodes(unqualified):
-        names = inner.get("column_names")
-        if inner.get("class") == "COLUMN_REF" and isinstance(names, list) and names and names[-1] in columns:
+        names = column_names(inner)
+        if names is not None and names[-1] in columns:
             inner["column_names"] = names[-1:]
     statement = {"node": {**_SELECT_TEMPLATE, "select_list": [unqualified]}}
     serialized = json.dumps({"error": False, "statements": [statement]})
@@ -229,9 +228,9 @@ def _reads_clock(node: JsonNode, columns: set[str], clock: frozenset[str]) -> bo
     """A call of a clock function or macro, or a keyword such as `current_date`, which DuckDB parses as a name."""
     if node.get("class") == "FUNCTION":
         return str(node.get("function_name", "")).lower() in clock
-    names = node.get("column_names")
-    if node.get("class") == "COLUMN_REF" and isinstance(names, list) and len(names) == 1:
-        return str(names[0]).lower() in _CLOCK_NAMES and names[0] not in columns
+    names = column_names(node)
+    if names is not None and len(names) == 1:
+        return str(names[0]).lower() in KEYWORD_NAMES and names[0] not in columns
     return False
 
 
@@ -241,12 +240,7 @@ def _clock_reads(tree: Any, columns: set[str], clock: frozenset[str]) -> int:
 
 
 def _columns_read(node: Any, columns: set[str]) -> list[str]:
-    return [name[-1] for inner in nodes(node) if (name := _column_names(inner)) and name[-1] in columns]
-
-
-def _column_names(node: JsonNode) -> list[str] | None:
-    names = node.get("column_names")
-    return names if node.get("class") == "COLUMN_REF" and isinstance(names, list) and names else None
+    return [name[-1] for inner in nodes(node) if (name := column_names(inner)) and name[-1] in columns]
 
 
 def clock_macros(macros: dict[str, str]) -> frozenset[str]:
@@ -255,7 +249,7 @@ def clock_macros(macros: dict[str, str]) -> frozenset[str]:
     >>> sorted(clock_macros({"jst_now": "now() + INTERVAL 9 HOUR", "open_now": "f(h, jst_now())", "g": "lower(x)"}))
     ['jst_now', 'open_now']
     """
-    reading = set(_CLOCK_FUNCTIONS | _CLOCK_NAMES)
+    reading = set(_CLOCK_FUNCTIONS | KEYWORD_NAMES)
     while True:  # to a fixed point: a macro over a clock macro reads the clock too
         calls = re.compile(r"\b(" + "|".join(map(re.escape, sorted(reading))) + r")\b", re.IGNORECASE)
         more = {name for name, body in macros.items() if name not in reading and calls.search(body)}

@@ -121,10 +121,16 @@ def _plain(term: JsonNode, columns: set[str], qualifiers: frozenset[str]) -> boo
         kind = node.get("class")
         if kind in ("SUBQUERY", "LAMBDA") or (kind == "FUNCTION" and node.get("function_name") in _VOLATILE):
             return False
-        names = node.get("column_names") if kind == "COLUMN_REF" else None
-        if isinstance(names, list) and not _the_tables(names, columns, qualifiers):
+        names = column_names(node)
+        if names is not None and not _the_tables(names, columns, qualifiers):
             return False
     return True
+
+
+def column_names(node: JsonNode) -> list[Any] | None:
+    """The names of a column reference (`["e", "start_date"]`), or None for any other node."""
+    names = node.get("column_names")
+    return names if node.get("class") == "COLUMN_REF" and isinstance(names, list) and names else None
 
 
 def _the_tables(names: list[Any], columns: set[str], qualifiers: frozenset[str]) -> bool:
