@@ -1,12 +1,16 @@
-"""The locked sandbox connection the worker uses on the events sample, and its policy, shared by the guard's tests."""
+"""The locked sandbox connection the worker uses on the events sample, its policy, and a query through every
+in-process layer on it, shared by the guard's tests."""
 
 from __future__ import annotations
 
 import duckdb
 import pytest
 
+from search_core.datasets.events import EVENTS
+from search_core.sql.execute import run_query
 from search_core.sql.policy import QueryPolicy
-from tests.conftest import open_dataset_sandbox
+from search_core.sql.result import QueryResult
+from tests.conftest import TEST_LIMITS, open_dataset_sandbox
 
 
 @pytest.fixture(scope="module")
@@ -18,3 +22,7 @@ def con(tmp_path_factory: pytest.TempPathFactory) -> duckdb.DuckDBPyConnection:
 @pytest.fixture(scope="module")
 def policy(con: duckdb.DuckDBPyConnection) -> QueryPolicy:
     return QueryPolicy.for_connection(con, "events", frozenset({"events", "events.csv"}))
+
+
+def run(con: duckdb.DuckDBPyConnection, policy: QueryPolicy, sql: str) -> QueryResult:
+    return run_query(con, sql, policy, TEST_LIMITS, EVENTS)

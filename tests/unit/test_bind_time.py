@@ -10,11 +10,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from search_core.datasets.events import EVENTS
 from search_core.errors import QueryRejected
-from search_core.sql.execute import run_query
 from search_core.sql.policy import QueryPolicy
-from tests.conftest import TEST_LIMITS
+from tests.unit.conftest import run
 
 # The third red team's queries, exactly as they returned a host path or passed the text guard.
 RED_TEAM = [
@@ -67,7 +65,7 @@ def _types(con: duckdb.DuckDBPyConnection) -> int:
 def _refused_before_binding(con: duckdb.DuckDBPyConnection, policy: QueryPolicy, sql: str) -> None:
     types_before = _types(con)
     with pytest.raises(QueryRejected, match="PIVOT|複数の文"):
-        run_query(con, sql, policy, TEST_LIMITS, EVENTS)
+        run(con, policy, sql)
     assert _types(con) == types_before, "a query ran while the statement was bound"
 
 
@@ -91,14 +89,14 @@ def test_pivot_is_refused_under_any_wrapper(
 
 def test_a_query_that_only_names_pivot_runs(con: duckdb.DuckDBPyConnection, policy: QueryPolicy) -> None:
     sql = "SELECT 'PIVOT x ON y' AS pivot FROM events WHERE description NOT LIKE '%UNPIVOT%' LIMIT 1"
-    assert run_query(con, sql, policy, TEST_LIMITS, EVENTS).rows == [["PIVOT x ON y"]]
+    assert run(con, policy, sql).rows == [["PIVOT x ON y"]]
 
 
 @pytest.mark.parametrize("sql", ["DESCRIBE events", "SUMMARIZE events", "SELECT * FROM (DESCRIBE SELECT 1 AS a)"])
 def test_describe_and_summarize_of_a_plain_query_still_run(
     con: duckdb.DuckDBPyConnection, policy: QueryPolicy, sql: str
 ) -> None:
-    assert run_query(con, sql, policy, TEST_LIMITS, EVENTS).rows
+    assert run(con, policy, sql).rows
 
 
 def test_a_pivot_too_deep_to_walk_is_still_refused(con: duckdb.DuckDBPyConnection, policy: QueryPolicy) -> None:
@@ -108,7 +106,7 @@ def test_a_pivot_too_deep_to_walk_is_still_refused(con: duckdb.DuckDBPyConnectio
 
 def test_a_plain_query_too_deep_to_walk_still_runs(con: duckdb.DuckDBPyConnection, policy: QueryPolicy) -> None:
     deep = "abs(" * 900 + "1" + ")" * 900
-    assert run_query(con, f"SELECT {deep} AS n", policy, TEST_LIMITS, EVENTS).rows == [[1]]
+    assert run(con, policy, f"SELECT {deep} AS n").rows == [[1]]
 
 
 @pytest.mark.parametrize(
@@ -126,4 +124,4 @@ def test_show_of_a_name_is_refused_because_binding_reads_the_setting(
     con: duckdb.DuckDBPyConnection, policy: QueryPolicy, sql: str
 ) -> None:
     with pytest.raises(QueryRejected, match="SHOW は使えません"):
-        run_query(con, sql, policy, TEST_LIMITS, EVENTS)
+        run(con, policy, sql)

@@ -8,16 +8,10 @@ from pathlib import Path
 import duckdb
 import pytest
 
-from search_core.datasets.events import EVENTS
 from search_core.errors import QueryFailed, QueryRejected, SearchError
-from search_core.sql.execute import run_query
 from search_core.sql.policy import QueryPolicy
 from search_core.sql.result import QueryResult
-from tests.conftest import TEST_LIMITS
-
-
-def run(con: duckdb.DuckDBPyConnection, policy: QueryPolicy, sql: str) -> QueryResult:
-    return run_query(con, sql, policy, TEST_LIMITS, EVENTS)
+from tests.unit.conftest import run
 
 
 @pytest.mark.parametrize(
