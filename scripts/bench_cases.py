@@ -7,7 +7,7 @@ and peak memory of preparing. Then, in one run:
 
 - the index, in a fresh process pinned to one CPU with the limits of a 1,769 MB function (one vCPU): cold load
   (open, then the first search) and its peak memory, then every query `--repeat` times (p50/p95), built and bounded
-  as the function does (case_search.case_query, the deadline of the default 5 s QUERY_TIMEOUT_SECONDS);
+  as the function does (kinds.case_law.search.case_query, the deadline of the default 5 s QUERY_TIMEOUT_SECONDS);
 - the same queries as a DuckDB scan (one thread) of a plain table of the normalised texts, newest first, checked
   with the same exact test, timed until its first five; the scan then runs to the end to count every match;
 - the queries that are only words as the existing tool's SQLite LIKE over the raw columns.
@@ -34,11 +34,11 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from tooling.case_corpus import write as write_corpus
 from tooling.local import LAYER, ROOT
 
-from search_core.case_search import case_query
-from search_core.cases.index import relevance
-from search_core.cases.models import CaseQuery
-from search_core.cases.prepare import FORMAT_VERSION
-from search_core.cases.query import DateSpan, Term, literal_parts
+from search_core.kinds.case_law.index import relevance
+from search_core.kinds.case_law.models import CaseQuery
+from search_core.kinds.case_law.prepare import FORMAT_VERSION
+from search_core.kinds.case_law.query import DateSpan, Term, literal_parts
+from search_core.kinds.case_law.search import case_query
 
 BUILD = ROOT / "build" / "bench"
 LIMIT = 5
@@ -79,9 +79,9 @@ t0 = time.perf_counter()
 sys.path.insert(0, {layer!r})
 from datetime import date
 from pathlib import Path
-from search_core.case_search import case_query
-from search_core.cases.database import open_cases
-from search_core.sql.limits import QueryLimits
+from search_core.kinds.case_law.search import case_query
+from search_core.kinds.case_law.database import open_cases
+from search_core.engine.limits import QueryLimits
 from search_core.storage.cache import LocalCopy
 limits = QueryLimits.for_function({memory_mb}, 5.0)  # the function's default QUERY_TIMEOUT_SECONDS
 index = open_cases(LocalCopy(Path({db!r}), "bench"), limits, Path({work!r}))
@@ -115,7 +115,7 @@ PREPARE = """
 import json, sys, time
 sys.path.insert(0, {layer!r})
 from pathlib import Path
-from search_core.cases.prepare import prepare
+from search_core.kinds.case_law.prepare import prepare
 stats = prepare(Path({raw!r}), Path({target!r}))
 rss = next(int(l.split()[1]) for l in open("/proc/self/status") if l.startswith("VmHWM:")) / 1024
 print(json.dumps({{"seconds": stats.seconds, "grams": stats.grams, "peak_rss_mb": rss}}))
@@ -149,10 +149,10 @@ def reference(raw: Path) -> Path:
     """A plain DuckDB table of the normalised texts: what a scan without the index has to read."""
     import duckdb
 
-    from search_core.cases.courts import canonical_court
-    from search_core.cases.dates import parse_decision_date
-    from search_core.cases.prepare import search_text
-    from search_core.cases.source import read_decisions
+    from search_core.kinds.case_law.courts import canonical_court
+    from search_core.kinds.case_law.dates import parse_decision_date
+    from search_core.kinds.case_law.prepare import search_text
+    from search_core.kinds.case_law.source import read_decisions
 
     path = raw.with_suffix(f".reference.v{FORMAT_VERSION}.duckdb")
     if path.exists():

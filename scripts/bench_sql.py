@@ -38,17 +38,17 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from tooling.local import DATA_DIR, LAYER, ROOT, LambdaContext, body_of, import_function, load_event, serve_s3
 from tooling.processes import children, process_rss_mb
 
+from search_core.advice.profile import build_profile
 from search_core.datasets.events import EVENTS
 from search_core.datasets.spec import DatasetSpec
 from search_core.datasets.stores import STORES
-from search_core.publish import publish
-from search_core.sql.client import QueryWorker
-from search_core.sql.execute import authorize, run_query
-from search_core.sql.limits import QueryLimits
-from search_core.sql.loading import attach_dataset_file, load_dataset, write_dataset_file
-from search_core.sql.policy import QueryPolicy
-from search_core.sql.profile import build_profile
+from search_core.engine.limits import QueryLimits
+from search_core.engine.loading import attach_dataset_file, load_dataset, write_dataset_file
+from search_core.kinds.sql_table.publish import publish
+from search_core.safety.policy import QueryPolicy
 from search_core.storage import s3
+from search_core.worker.client import QueryWorker
+from search_core.worker.execute import authorize, run_query
 
 BUILD = ROOT / "build" / "bench"
 # What template.yaml deploys the SQL functions with: 1,769 MB is one vCPU, so DuckDB gets one thread.

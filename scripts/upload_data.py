@@ -19,7 +19,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from tooling.publish import publish_catalogue
 
 from search_core.catalogue import ACTION_GROUPS
-from search_core.sql.prepare import InvalidData
+from search_core.engine.prepare import InvalidData
 
 
 def main() -> None:

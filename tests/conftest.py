@@ -32,13 +32,13 @@ os.environ.setdefault("POWERTOOLS_LOG_LEVEL", "WARNING")
 
 from search_core.catalogue import ACTION_GROUPS, SQL_DATASETS
 from search_core.datasets.spec import DatasetSpec
-from search_core.sql.execute import run_query
-from search_core.sql.limits import QueryLimits
-from search_core.sql.loading import load_dataset
-from search_core.sql.policy import QueryPolicy
-from search_core.sql.result import QueryResult
-from search_core.sql.sandbox import open_sandbox
+from search_core.engine.limits import QueryLimits
+from search_core.engine.loading import load_dataset
+from search_core.engine.sandbox import open_sandbox
+from search_core.safety.policy import QueryPolicy
 from search_core.storage import s3 as s3_storage
+from search_core.worker.execute import run_query
+from search_core.worker.result import QueryResult
 
 __all__ = [
     "DATA_DIR",

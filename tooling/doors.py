@@ -17,7 +17,7 @@ from typing import Any, Protocol
 from tooling.local import LambdaContext, body_of, gateway_context, load_event, status_of
 from tooling.mcp_local import StdioClient
 
-from search_core.gateway import action_event
+from search_core.doors.gateway import action_event
 
 DOORS = ("action group", "gateway", "local MCP")
 

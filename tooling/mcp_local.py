@@ -36,10 +36,10 @@ from pydantic import ValidationError
 from tooling.local import ROOT, close_function, gateway_context, import_function
 
 from search_core.catalogue import ACTION_GROUPS
-from search_core.gateway import tool_error, unknown_tool
-from search_core.responses import encodable
+from search_core.doors.gateway import tool_error, unknown_tool
+from search_core.doors.responses import encodable
+from search_core.doors.tools import Tool
 from search_core.settings import Settings
-from search_core.tools import Tool
 
 SERVER_NAME = PACKAGE = "bedrock-agent-search"
 SCRIPT = ROOT / "scripts" / "mcp_server.py"

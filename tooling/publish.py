@@ -9,9 +9,9 @@ from pathlib import Path
 
 from tooling import DATA_DIR
 
-from search_core.cases.prepare import prepare
 from search_core.catalogue import ACTION_GROUPS, ActionGroup
-from search_core.publish import prepare_upload, upload
+from search_core.kinds.case_law.prepare import prepare
+from search_core.kinds.sql_table.publish import prepare_upload, upload
 from search_core.storage import s3
 
 

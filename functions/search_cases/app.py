@@ -8,10 +8,10 @@ from typing import Annotated, Literal
 
 from aws_lambda_powertools.event_handler.openapi.params import Body, Query
 
-from search_core import case_search as spec
-from search_core.api import ActionGroupFunction, create_app, responses
-from search_core.case_search import CasePassagesResponse, CaseSearch, CaseSearchResponse, CaseTextResponse
-from search_core.responses import body_budget
+from search_core.doors.bedrock import ActionGroupFunction, create_app, responses
+from search_core.doors.responses import body_budget
+from search_core.kinds.case_law import search as spec
+from search_core.kinds.case_law.search import CasePassagesResponse, CaseSearch, CaseSearchResponse, CaseTextResponse
 
 app = create_app()
 NOT_FOUND = "操作または判決が見つからない"

@@ -20,7 +20,7 @@ from tooling.local import (
 )
 
 from search_core.catalogue import ACTION_GROUPS
-from search_core.responses import BUDGET_BYTES
+from search_core.engine.budget import BUDGET_BYTES
 from tests.artefact.conftest import BUCKET, function_specs, running_function
 from tests.integration.test_handlers import first_rows_of_sample_events
 

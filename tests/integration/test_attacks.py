@@ -19,7 +19,8 @@ import pytest
 from tooling.attacks import CORPUS, TARGETS, ask_through, look_through, matches, outcome, plant_canaries, sql_of
 from tooling.doors import Door, reply_of
 
-from search_core.responses import BUDGET_BYTES, response_bytes
+from search_core.doors.responses import response_bytes
+from search_core.engine.budget import BUDGET_BYTES
 from tests.conftest import published_samples, serving
 
 SECRET = f"canary-secret-{secrets.token_hex(8)}"

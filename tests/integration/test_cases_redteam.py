@@ -13,9 +13,10 @@ from typing import Any
 import pytest
 from tooling.doors import DOORS, Door, reply_of
 
-from search_core.case_search import FIND_IN_CASE, SEARCH
-from search_core.cases.source import COLUMNS, read_decisions
-from search_core.responses import BUDGET_BYTES, response_bytes
+from search_core.doors.responses import response_bytes
+from search_core.engine.budget import BUDGET_BYTES
+from search_core.kinds.case_law.search import FIND_IN_CASE, SEARCH
+from search_core.kinds.case_law.source import COLUMNS, read_decisions
 from tests.conftest import DATA_DIR, LambdaContext, body_of, load_event, sample_functions, serving, status_of
 
 CASES = [json.loads(line) for line in (Path(__file__).parents[1] / "attacks" / "redteam_cases.jsonl").open()]

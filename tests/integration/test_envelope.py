@@ -10,7 +10,8 @@ from typing import Any
 
 import pytest
 
-from search_core.responses import BUDGET_BYTES, response_bytes
+from search_core.doors.responses import response_bytes
+from search_core.engine.budget import BUDGET_BYTES
 from tests.conftest import LambdaContext, body_of, load_event, sample_functions, status_of
 
 BASE_EVENTS = {

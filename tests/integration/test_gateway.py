@@ -15,8 +15,9 @@ from tooling.local import EVENTS_DIR, ClientContext, LambdaContext, event_argume
 from tooling.template import generated_schema, target_name
 
 from search_core.catalogue import ACTION_GROUPS
-from search_core.responses import BUDGET_BYTES, response_bytes
-from search_core.tools import TOOL_NAME
+from search_core.doors.responses import response_bytes
+from search_core.doors.tools import TOOL_NAME
+from search_core.engine.budget import BUDGET_BYTES
 from tests.conftest import body_of, sample_functions, status_of
 
 # CloudFormation's rule for a GatewayTarget's Name.

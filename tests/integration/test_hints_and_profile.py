@@ -13,7 +13,8 @@ import pytest
 from tooling.local import profile_event
 
 from search_core.catalogue import SQL_DATASETS
-from search_core.responses import BUDGET_BYTES, response_bytes
+from search_core.doors.responses import response_bytes
+from search_core.engine.budget import BUDGET_BYTES
 from tests.conftest import DATA_DIR, LambdaContext, body_of, sample_functions, sql_event, status_of
 
 GROUPS = [f"search_{name}" for name in SQL_DATASETS]

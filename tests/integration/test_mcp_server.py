@@ -24,7 +24,7 @@ from tooling.mcp_local import MAX_LINE_BYTES, MAX_NESTING, SCRIPT, StdioClient, 
 from tooling.template import generated
 
 from search_core.catalogue import ACTION_GROUPS
-from search_core.tools import Tool
+from search_core.doors.tools import Tool
 
 
 @pytest.fixture(scope="module")

@@ -14,9 +14,9 @@ import duckdb
 import pytest
 
 from search_core.datasets.events import EVENTS
-from search_core.publish import publish
-from search_core.sql.prepare import InvalidData
-from search_core.sql_search import prepared_form
+from search_core.engine.prepare import InvalidData
+from search_core.kinds.sql_table.publish import publish
+from search_core.kinds.sql_table.search import prepared_form
 from search_core.storage import s3 as s3_storage
 from tests.conftest import DATA_DIR, LambdaContext, body_of, sql_event
 from tests.integration.test_handlers import first_rows_of_sample_events

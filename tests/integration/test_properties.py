@@ -18,8 +18,9 @@ from tooling.doors import Door, GatewayDoor, reply_of
 from tooling.template import generated_schema
 
 from search_core.catalogue import ACTION_GROUPS
-from search_core.responses import BUDGET_BYTES, response_bytes
-from search_core.tools import tools_of
+from search_core.doors.responses import response_bytes
+from search_core.doors.tools import tools_of
+from search_core.engine.budget import BUDGET_BYTES
 from tests.conftest import LambdaContext, load_event, sample_functions, serving
 
 # The examples run against the bundled sample data; CI can raise the counts with HYPOTHESIS_EXAMPLES.

@@ -13,8 +13,9 @@ import pytest
 from tooling.attacks import TARGETS, ask_through, claims_hold, matches, outcome
 from tooling.doors import Door, reply_of
 
-from search_core.case_search import FIND_IN_CASE, READ_TEXT, SEARCH
-from search_core.responses import BUDGET_BYTES, response_bytes
+from search_core.doors.responses import response_bytes
+from search_core.engine.budget import BUDGET_BYTES
+from search_core.kinds.case_law.search import FIND_IN_CASE, READ_TEXT, SEARCH
 from tests.conftest import serving
 
 ATTACKS = Path(__file__).parents[1] / "attacks"

@@ -9,7 +9,7 @@ import pytest
 from tooling.attacks import TARGETS, ask_through
 from tooling.doors import DOORS, Door, reply_of
 
-from search_core.sql.limits import MAX_SQL_CHARS
+from search_core.engine.limits import MAX_SQL_CHARS
 from tests.conftest import serving
 
 ENV = {"QUERY_TIMEOUT_SECONDS": "2", "AWS_LAMBDA_FUNCTION_MEMORY_SIZE": "1024"}

@@ -23,7 +23,8 @@ from hypothesis import strategies as st
 from tooling.attacks import TARGETS, ask_through, outcome
 from tooling.doors import DOORS, Door, reply_of
 
-from search_core.responses import BUDGET_BYTES, response_bytes
+from search_core.doors.responses import response_bytes
+from search_core.engine.budget import BUDGET_BYTES
 from tests.conftest import LambdaContext, load_event, sample_functions, serving, status_of
 from tests.integration.test_properties import EXAMPLES
 

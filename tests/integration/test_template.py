@@ -22,7 +22,7 @@ from tooling.template import (
 )
 
 from search_core.catalogue import ACTION_GROUPS, camel
-from search_core.tools import Tool
+from search_core.doors.tools import Tool
 
 TEMPLATE = ROOT / "template.yaml"
 TOOL_NAME = re.compile(r"^[A-Za-z0-9_-]{1,64}$")

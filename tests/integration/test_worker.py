@@ -20,10 +20,10 @@ from pathlib import Path
 import pytest
 
 from search_core.datasets.events import EVENTS
+from search_core.engine.limits import QueryLimits
 from search_core.errors import DataUnavailable, QueryAborted, QueryRejected
-from search_core.sql.client import QueryWorker, WorkerLauncher
-from search_core.sql.limits import QueryLimits
-from search_core.sql.protocol import Boot, encode
+from search_core.worker.client import QueryWorker, WorkerLauncher
+from search_core.worker.protocol import Boot, encode
 from tests.conftest import DATA_DIR
 
 LIMITS = QueryLimits.for_function(memory_mb=1024, timeout_seconds=2.0)
@@ -230,7 +230,7 @@ _RETIRING_WORKER = """
 import sys, time
 from pathlib import Path
 from search_core.errors import QueryAborted
-from search_core.sql.protocol import Failure, FailureKind, Ready, Rows, encode
+from search_core.worker.protocol import Failure, FailureKind, Ready, Rows, encode
 marker = Path("retired-once")
 sys.stdin.buffer.readline()
 print(encode(Ready()), flush=True)
@@ -280,8 +280,8 @@ def test_every_memory_stop_names_the_same_limit(tmp_path: Path) -> None:
 
 _CATALOGUE_PATHS = """
 import json, sys
-from search_core.sql.protocol import decode_request
-from search_core.sql.worker import _Session
+from search_core.worker.protocol import decode_request
+from search_core.worker.process import _Session
 session = _Session(decode_request(sys.stdin.buffer.readline()))
 rows = session.con.execute("SELECT path FROM duckdb_databases() WHERE path IS NOT NULL").fetchall()
 count = session.con.execute("SELECT count(*) FROM events").fetchone()[0]

@@ -7,9 +7,9 @@ import duckdb
 import pytest
 
 from search_core.datasets.events import EVENTS
-from search_core.sql.execute import run_query
-from search_core.sql.policy import QueryPolicy
-from search_core.sql.result import QueryResult
+from search_core.safety.policy import QueryPolicy
+from search_core.worker.execute import run_query
+from search_core.worker.result import QueryResult
 from tests.conftest import TEST_LIMITS, open_dataset_sandbox
 
 

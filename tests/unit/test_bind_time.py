@@ -11,7 +11,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from search_core.errors import QueryRejected
-from search_core.sql.policy import QueryPolicy
+from search_core.safety.policy import QueryPolicy
 from tests.unit.conftest import run
 
 # The third red team's queries, exactly as they returned a host path or passed the text guard.

@@ -12,16 +12,16 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from search_core.cases.citations import citation
-from search_core.cases.courts import canonical_court
-from search_core.cases.database import open_cases
-from search_core.cases.dates import date_span, parse_decision_date
-from search_core.cases.index import CaseIndex, relevance
-from search_core.cases.models import CaseMatches, CaseQuery
-from search_core.cases.normalize import normalize, split_keywords
-from search_core.cases.prepare import search_text
-from search_core.cases.query import Expression, parse
-from search_core.cases.source import read_decisions
+from search_core.kinds.case_law.citations import citation
+from search_core.kinds.case_law.courts import canonical_court
+from search_core.kinds.case_law.database import open_cases
+from search_core.kinds.case_law.dates import date_span, parse_decision_date
+from search_core.kinds.case_law.index import CaseIndex, relevance
+from search_core.kinds.case_law.models import CaseMatches, CaseQuery
+from search_core.kinds.case_law.normalize import normalize, split_keywords
+from search_core.kinds.case_law.prepare import search_text
+from search_core.kinds.case_law.query import Expression, parse
+from search_core.kinds.case_law.source import read_decisions
 from search_core.storage.cache import LocalCopy
 from tests.conftest import DATA_DIR, TEST_LIMITS
 

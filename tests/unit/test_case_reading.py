@@ -7,12 +7,12 @@ from typing import Any
 
 import pytest
 
-from search_core.case_search import _fit_hits, _hit, _search_body
-from search_core.cases.models import CaseMatches, CaseQuery, Decision
-from search_core.cases.pages import page_end
-from search_core.cases.query import parse
-from search_core.cases.snippet import AFTER, BEFORE, snippet
-from search_core.responses import embedded_bytes
+from search_core.engine.budget import embedded_bytes
+from search_core.kinds.case_law.models import CaseMatches, CaseQuery, Decision
+from search_core.kinds.case_law.pages import page_end
+from search_core.kinds.case_law.query import parse
+from search_core.kinds.case_law.search import _fit_hits, _hit, _search_body
+from search_core.kinds.case_law.snippet import AFTER, BEFORE, snippet
 
 
 def test_snippet_shows_the_original_spelling_around_the_hit() -> None:
@@ -65,7 +65,7 @@ def test_a_short_text_is_one_page() -> None:
 
 
 def test_a_citation_keyword_is_shown_where_its_citation_is() -> None:
-    from search_core.cases.query import parse
+    from search_core.kinds.case_law.query import parse
 
     text = "主文　請求を棄却する。" + "。" * 600 + "被告は民法第七百十五条の使用者責任を負う。" + "。" * 600
     cut = snippet(text, parse("民法715条").positive_terms)

@@ -5,8 +5,8 @@ from __future__ import annotations
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from search_core.cases.normalize import normalize
-from search_core.cases.query import parse
+from search_core.kinds.case_law.normalize import normalize
+from search_core.kinds.case_law.query import parse
 
 _KANJI = "〇一二三四五六七八九"
 

@@ -10,8 +10,8 @@ import duckdb
 import pytest
 
 from search_core.datasets.events import EVENTS
+from search_core.engine.limits import MAX_ROWS, TRUNCATION_MARKER, QueryLimits
 from search_core.errors import QueryAborted, QueryRejected
-from search_core.sql.limits import MAX_ROWS, TRUNCATION_MARKER, QueryLimits
 from tests.conftest import query_sandbox
 
 

@@ -7,9 +7,9 @@ from typing import Any
 
 import pytest
 
+from search_core.advice.explain import MAX_MESSAGE_CHARS
 from search_core.catalogue import SQL_DATASETS
 from search_core.errors import SearchError
-from search_core.sql.explain import MAX_MESSAGE_CHARS
 from tests.conftest import query_sandbox
 
 CASES = [

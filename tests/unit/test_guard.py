@@ -9,8 +9,8 @@ import duckdb
 import pytest
 
 from search_core.errors import QueryFailed, QueryRejected, SearchError
-from search_core.sql.policy import QueryPolicy
-from search_core.sql.result import QueryResult
+from search_core.safety.policy import QueryPolicy
+from search_core.worker.result import QueryResult
 from tests.unit.conftest import run
 
 

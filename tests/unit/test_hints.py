@@ -7,11 +7,11 @@ from typing import Any
 
 import pytest
 
+from search_core.advice.filters import Condition, conditions, conversions
+from search_core.advice.hints import HINTS_BUDGET_CHARS, RowsPassing, ValueHint, value_hints
+from search_core.advice.profile import FieldProfile, TableProfile, build_profile
 from search_core.datasets.events import EVENTS
 from search_core.datasets.stores import STORES
-from search_core.sql.filters import Condition, conditions, conversions
-from search_core.sql.hints import HINTS_BUDGET_CHARS, RowsPassing, ValueHint, value_hints
-from search_core.sql.profile import FieldProfile, TableProfile, build_profile
 from tests.conftest import open_dataset_sandbox
 
 STORE_COLUMNS = {c.name for c in STORES.columns}

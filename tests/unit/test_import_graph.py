@@ -1,4 +1,4 @@
-"""The layer's import graph: no cycle, and the SQL engine (sql/) knows nothing of the datasets it serves."""
+"""The layer's import graph: no cycle, and each shelf imports only from the shelves below it."""
 
 from __future__ import annotations
 
@@ -35,7 +35,7 @@ def imports_of(path: Path) -> set[str]:
 
 def graph() -> dict[str, set[str]]:
     modules = {module_name(path): imports_of(path) for path in PACKAGE.rglob("*.py")}
-    # `from search_core.sql import x` names a package; count it as the package's module.
+    # `from search_core.advice import x` names a package; count it as the package's module.
     return {name: {target for target in targets if target in modules} for name, targets in modules.items()}
 
 
@@ -66,16 +66,56 @@ def test_the_layer_has_no_import_cycle() -> None:
     assert cycle_in(graph()) == []
 
 
-def test_the_sql_engine_imports_nothing_about_datasets() -> None:
+# The shelves, lowest first: a module may import from its own shelf and the shelves below it, never above. The
+# README's "Where a change goes" names the same shelves.
+SHELVES: list[tuple[str, ...]] = [
+    ("errors", "scrub", "observability"),
+    ("engine",),
+    ("safety",),
+    ("advice",),
+    ("worker",),
+    ("datasets",),
+    ("catalogue", "settings", "storage"),
+    ("doors",),
+    ("kinds",),
+]
+
+
+def shelf_of(module: str) -> int:
+    """
+    >>> shelf_of("search_core.worker.client"), shelf_of("search_core.kinds.case_law.index")
+    (4, 8)
+    """
+    top = module.removeprefix("search_core.").split(".")[0]
+    return next((level for level, names in enumerate(SHELVES) if top in names), -1)
+
+
+def upward_imports(edges: dict[str, set[str]]) -> list[tuple[str, str]]:
+    return sorted(
+        (name, target) for name, targets in edges.items() for target in targets if shelf_of(target) > shelf_of(name)
+    )
+
+
+def test_every_module_sits_on_a_shelf() -> None:
+    assert [name for name in graph() if shelf_of(name) < 0] == ["search_core"]
+
+
+def test_no_module_imports_from_a_shelf_above_its_own() -> None:
+    assert upward_imports(graph()) == []
+
+
+def test_an_upward_import_is_found() -> None:
+    assert upward_imports({"search_core.engine.limits": {"search_core.kinds.sql_table.search"}}) == [
+        ("search_core.engine.limits", "search_core.kinds.sql_table.search")
+    ]
+
+
+def test_the_engine_imports_nothing_about_datasets_or_kinds() -> None:
     edges = graph()
-    engine = [name for name in edges if name.startswith("search_core.sql.")]
-    assert "search_core.sql.worker" in engine and "search_core.sql.protocol" in engine
-    reached = {target for name in engine for target in edges[name]}
-    assert reached <= {name for name in edges if name.startswith("search_core.sql.")} | {
-        "search_core.errors",
-        "search_core.responses",
-        "search_core.scrub",
-    }
+    lower = [name for name in edges if 0 <= shelf_of(name) <= shelf_of("search_core.worker")]
+    assert "search_core.worker.process" in lower and "search_core.engine.sandbox" in lower
+    reached = {target for name in lower for target in edges[name]}
+    assert not {target for target in reached if target.split(".")[1] in ("datasets", "kinds", "doors", "catalogue")}
 
 
 def test_the_cycle_finder_finds_a_cycle() -> None:

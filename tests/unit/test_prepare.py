@@ -9,10 +9,10 @@ import duckdb
 import pytest
 
 from search_core.catalogue import SQL_DATASETS
+from search_core.engine.loading import attach_dataset_file
+from search_core.engine.prepare import InvalidData, prepare_table, validate_csv
+from search_core.engine.table import Column, TableSpec
 from search_core.errors import DataUnavailable
-from search_core.sql.loading import attach_dataset_file
-from search_core.sql.prepare import InvalidData, prepare_table, validate_csv
-from search_core.sql.table import Column, TableSpec
 from tests.conftest import DATA_DIR
 
 TABLE = TableSpec(

@@ -7,11 +7,11 @@ from typing import Any
 
 import duckdb
 
+from search_core.advice import profile as profile_module
+from search_core.advice.profile import KEPT_VALUES, VALUE_CHARS, TableProfile, build_profile
 from search_core.datasets.events import EVENTS
 from search_core.datasets.stores import STORES
-from search_core.sql import profile as profile_module
-from search_core.sql.profile import KEPT_VALUES, VALUE_CHARS, TableProfile, build_profile
-from search_core.sql.table import Column, TableSpec
+from search_core.engine.table import Column, TableSpec
 
 
 def test_a_json_array_is_counted_by_its_elements(sandbox: Callable[..., Any]) -> None:

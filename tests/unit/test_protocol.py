@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 from search_core.catalogue import SQL_DATASETS
+from search_core.engine.limits import QueryLimits
 from search_core.errors import (
     ConfigurationError,
     DataUnavailable,
@@ -14,8 +15,7 @@ from search_core.errors import (
     QueryRejected,
     SearchError,
 )
-from search_core.sql.limits import QueryLimits
-from search_core.sql.protocol import (
+from search_core.worker.protocol import (
     Boot,
     Failure,
     FailureKind,

@@ -7,18 +7,9 @@ from typing import Any
 
 import pytest
 
-from search_core.responses import (
-    BUDGET_BYTES,
-    ECHO_BUDGET_BYTES,
-    body_budget,
-    dumps_body,
-    echo_of,
-    embedded_bytes,
-    envelope,
-    fit_rows,
-    response_bytes,
-)
-from search_core.sql.limits import TRUNCATION_MARKER
+from search_core.doors.responses import ECHO_BUDGET_BYTES, body_budget, echo_of, envelope, response_bytes
+from search_core.engine.budget import BUDGET_BYTES, dumps_body, embedded_bytes, fit_rows
+from search_core.engine.limits import TRUNCATION_MARKER
 
 REQUEST = {"actionGroup": "g", "apiPath": "/events/search", "httpMethod": "POST", "sessionAttributes": {"a": "b"}}
 

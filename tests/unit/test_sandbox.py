@@ -11,8 +11,8 @@ import duckdb
 import pytest
 
 from search_core.datasets.events import EVENTS
-from search_core.sql.loading import attach_dataset_file, write_dataset_file
-from search_core.sql.sandbox import connect_bounded, open_sandbox
+from search_core.engine.loading import attach_dataset_file, write_dataset_file
+from search_core.engine.sandbox import connect_bounded, open_sandbox
 from tests.conftest import DATA_DIR, TEST_LIMITS
 
 

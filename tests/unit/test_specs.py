@@ -9,10 +9,10 @@ from typing import Any
 
 import pytest
 
+from search_core.advice.profile import build_profile
 from search_core.catalogue import SQL_DATASETS
 from search_core.datasets.spec import Column, DatasetSpec, shown_type
-from search_core.sql.limits import QueryLimits
-from search_core.sql.profile import build_profile
+from search_core.engine.limits import QueryLimits
 from tests.conftest import SAMPLE_NOW, open_dataset_sandbox, query_sandbox
 
 SPECS = list(SQL_DATASETS.values())

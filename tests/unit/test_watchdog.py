@@ -5,7 +5,7 @@ from __future__ import annotations
 import threading
 import time
 
-from search_core.sql.watchdog import Watchdog
+from search_core.engine.watchdog import Watchdog
 
 
 class Connection:

@@ -1,6 +1,6 @@
 """Domain errors: each carries the HTTP status and the Japanese message the agent reads.
 
-They are mapped to Bedrock responses in exactly one place, `search_core.api`.
+They are mapped to Bedrock responses in exactly one place, `search_core.doors.bedrock`.
 """
 
 from __future__ import annotations

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from datetime import UTC, datetime, timedelta, timezone
 
-from search_core.sql.table import Macro
+from search_core.engine.table import Macro
 
 JST = timezone(timedelta(hours=9), "JST")
 _WEEKDAYS = "月火水木金土日"

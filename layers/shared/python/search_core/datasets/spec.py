@@ -6,8 +6,8 @@ import json
 from dataclasses import dataclass
 
 from search_core.datasets.clock import JST_MACROS
-from search_core.sql.limits import MAX_ROWS
-from search_core.sql.table import Column, Macro, TableSpec
+from search_core.engine.limits import MAX_ROWS
+from search_core.engine.table import Column, Macro, TableSpec
 
 __all__ = ["Column", "DatasetSpec", "Example", "Macro", "camel", "shown_type"]
 

@@ -1,0 +1,229 @@
+"""The Bedrock Agent side of every function: the resolver, the one place errors become responses, and `serve`.
+
+`serve` is the whole entry point: it checks the event's envelope, lets the resolver route and validate it, turns
+any failure into a well-formed response in Japanese, echoes the session attributes and enforces the byte budget.
+An AgentCore Gateway's tool call comes in through the same `serve`, translated by `search_core.doors.gateway`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from functools import cached_property
+from typing import Any, Protocol
+
+from aws_lambda_powertools.event_handler import BedrockAgentResolver, Response, content_types
+from aws_lambda_powertools.event_handler.openapi.exceptions import RequestValidationError
+from aws_lambda_powertools.utilities.typing import LambdaContext
+from pydantic import BaseModel, Field, ValidationError
+
+from search_core.doors.gateway import ToolCallRejected, action_event, called_tool, gateway_ids, tool_error, tool_result
+from search_core.doors.openapi import document_of
+from search_core.doors.responses import echo_of, encodable, envelope, utf8_size
+from search_core.doors.tools import Tool, tools_of
+from search_core.doors.validation import describe_errors
+from search_core.engine.budget import BUDGET_BYTES, dumps_body
+from search_core.engine.limits import TRUNCATION_MARKER
+from search_core.errors import SearchError
+from search_core.observability import logger, metrics, tracer
+
+_MAX_ERROR_CHARS = 1_000
+_INTERNAL_ERROR = "内部エラーが発生しました。時間をおいて再試行してください。"
+_UNENCODABLE = (
+    "リクエストに UTF-8 で表せない文字（対になっていないサロゲートなど）が含まれています。文字列を確認してください。"
+)
+
+
+class Service(Protocol):
+    def close(self) -> None:
+        """Stop what the service holds open (a worker process, a database connection)."""
+
+
+class ActionGroupFunction:
+    """One deployed function: its resolver, the service its routes call, and the handler Lambda calls.
+
+    Each functions/<name>/app.py makes one, named `function`, and exposes `app` and `lambda_handler` from it; local
+    tooling closes a function through `function.close()` whatever its routes are.
+    """
+
+    def __init__(self, app: BedrockAgentResolver, service: Service) -> None:
+        self.app = app
+        self.service = service
+        self.lambda_handler = _observed_handler(self.answer)
+
+    @cached_property
+    def tools(self) -> dict[str, Tool]:
+        """The operations as MCP tools; read from the resolver on the first Gateway call (~40 ms), then kept."""
+        return tools_of(document_of(self.app))
+
+    def answer(self, event: Any, context: LambdaContext) -> dict[str, Any]:
+        """Serve an event from either door: an agent's action group event, or a Gateway's tool call (the tool's
+        name in the client context, its arguments as the event)."""
+        tool = called_tool(context)
+        return serve(self.app, event, context) if tool is None else self.call_tool(tool, event, context)
+
+    def call_tool(self, name: str, arguments: Any, context: LambdaContext) -> dict[str, Any]:
+        """A tool call answered as a tool result; never raises."""
+        if not encodable([name, arguments]):  # the door's own messages quote names, which must then be sendable
+            return tool_error(_UNENCODABLE)
+        logger.append_keys(tool=name[:200], **gateway_ids(context))
+        metrics.add_metric(name="ToolCalls", unit="Count", value=1)
+        try:
+            event = action_event(self.tools, name, arguments)
+        except ToolCallRejected as rejected:
+            metrics.add_metric(name="InvalidRequests", unit="Count", value=1)
+            return tool_error(rejected.message)
+        except Exception:
+            logger.exception("tool call not translated")
+            return tool_error(_INTERNAL_ERROR)
+        return tool_result(serve(self.app, event, context))
+
+    def close(self) -> None:
+        self.service.close()
+
+
+def _observed_handler(
+    answer: Callable[[Any, LambdaContext], dict[str, Any]],
+) -> Callable[[dict[str, Any], LambdaContext], dict[str, Any]]:
+    # Each invocation starts with no keys of the previous one (a tool call's name must not tag an agent's event).
+    @logger.inject_lambda_context(clear_state=True)
+    @metrics.log_metrics
+    @tracer.capture_lambda_handler
+    def lambda_handler(event: dict[str, Any], context: LambdaContext) -> dict[str, Any]:
+        return answer(event, context)
+
+    return lambda_handler
+
+
+class ErrorResponse(BaseModel):
+    error: str = Field(description="何が問題で、どう直せばよいか（日本語）")
+
+
+def _response(description: str, model: type[BaseModel]) -> Any:
+    return {"description": description, "content": {"application/json": {"model": model}}}
+
+
+def responses(success: type[BaseModel], not_found: str = "操作が見つからない") -> dict[int, Any]:
+    """Every status a route answers with, so the schema the agent reads describes the bodies it really gets.
+
+    (Given `responses`, Powertools no longer adds the 200 one from the return type: it is listed here.)
+    """
+    return {
+        200: _response("成功", success),
+        400: _response("SQL や条件が受け付けられなかった、または実行に失敗した", ErrorResponse),
+        404: _response(not_found, ErrorResponse),
+        422: _response("リクエストの項目が足りない、または型や値が不正", ErrorResponse),
+        503: _response("データを読み込めない（データセット名を含む）", ErrorResponse),
+    }
+
+
+class _Property(BaseModel):
+    name: str
+    value: Any  # required: Powertools reads it without a default, so a property without one would be a 500
+
+
+class _Media(BaseModel):
+    properties: list[_Property]
+
+
+class _RequestBody(BaseModel):
+    content: dict[str, _Media]
+
+
+class BedrockRequest(BaseModel):
+    """The parts of a Bedrock Agent event we rely on; anything else in the event is ignored."""
+
+    actionGroup: str
+    apiPath: str
+    httpMethod: str
+    parameters: list[_Property] | None = None
+    requestBody: _RequestBody | None = None
+    sessionAttributes: dict[str, str] = {}
+    promptSessionAttributes: dict[str, str] = {}
+    sessionId: str | None = None
+
+
+def create_app() -> BedrockAgentResolver:
+    """A resolver with a UTF-8 serializer and every error mapped to `{"error": "..."}` in Japanese."""
+    app = BedrockAgentResolver(serializer=dumps_body)
+
+    @app.exception_handler(SearchError)
+    def _search_error(error: SearchError) -> Response[Any]:
+        if error.status_code >= 500:
+            logger.warning("search unavailable", reason=error.message)
+        return _error_response(error.status_code, error.message)
+
+    @app.exception_handler(RequestValidationError)
+    def _invalid_request(error: RequestValidationError) -> Response[Any]:
+        metrics.add_metric(name="InvalidRequests", unit="Count", value=1)
+        return _error_response(422, f"リクエストが不正です: {describe_errors(error.errors())}")
+
+    @app.not_found
+    def _unknown_path(_: Exception) -> Response[Any]:
+        event = app.current_event
+        return _error_response(
+            404,
+            f"{event.http_method[:10]} {event.api_path[:100]} という操作はありません。"
+            "スキーマにある操作だけを呼んでください。",
+        )
+
+    @app.exception_handler(Exception)
+    def _unexpected(error: Exception) -> Response[Any]:
+        logger.exception("unhandled error")
+        return _error_response(500, _INTERNAL_ERROR)
+
+    return app
+
+
+def serve(app: BedrockAgentResolver, event: Any, context: LambdaContext) -> dict[str, Any]:
+    """Answer any event with a well-formed Bedrock response; never raise."""
+    raw = event if isinstance(event, dict) else {}
+    echo = echo_of(raw)
+    _report_unechoed(raw, echo)
+    if not encodable(raw):
+        return envelope(echo, 422, dumps_body({"error": _UNENCODABLE}))
+    try:
+        request = BedrockRequest.model_validate(raw)
+    except ValidationError as error:
+        message = f"イベントの形式が不正です: {describe_errors(error.errors())}"
+        return _within_budget(envelope(echo, 422, dumps_body({"error": message})), echo)
+    logger.append_keys(
+        sessionId=(request.sessionId or "")[:200], actionGroup=echo.get("actionGroup"), apiPath=echo.get("apiPath")
+    )
+    try:
+        resolved = app.resolve(raw, context)
+        response = envelope(echo, resolved["response"]["httpStatusCode"], _body_of(resolved))
+    except Exception:
+        logger.exception("resolver failed")
+        response = envelope(echo, 500, dumps_body({"error": _INTERNAL_ERROR}))
+    return _within_budget(response, echo)
+
+
+def _body_of(resolved: dict[str, Any]) -> str:
+    media = resolved["response"]["responseBody"]
+    body = next(iter(media.values()))["body"]
+    return body if isinstance(body, str) else dumps_body(body)
+
+
+def _within_budget(response: dict[str, Any], echo: dict[str, Any]) -> dict[str, Any]:
+    size = utf8_size(response)
+    if size is not None and size <= BUDGET_BYTES:
+        return response
+    logger.error("response over budget", size=size)
+    return envelope(
+        echo, 500, dumps_body({"error": "応答が大きすぎるため返せません。取得する列や行を減らしてください。"})
+    )
+
+
+def _report_unechoed(raw: dict[str, Any], echo: dict[str, Any]) -> None:
+    """Log and count the attribute maps a response could not echo (too large, or not UTF-8)."""
+    dropped = [key for key in ("sessionAttributes", "promptSessionAttributes") if raw.get(key) and key not in echo]
+    if dropped:
+        logger.warning("attributes not echoed: too large or not encodable", fields=dropped)
+        metrics.add_metric(name="AttributesNotEchoed", unit="Count", value=len(dropped))
+
+
+def _error_response(status: int, message: str) -> Response[Any]:
+    # DuckDB's messages quote the query; a long query must not push its error over the response budget.
+    if len(message) > _MAX_ERROR_CHARS:
+        message = message[:_MAX_ERROR_CHARS] + TRUNCATION_MARKER
+    return Response(status_code=status, content_type=content_types.APPLICATION_JSON, body={"error": message})

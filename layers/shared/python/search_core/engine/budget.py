@@ -1,0 +1,78 @@
+"""The byte budget every answer is cut to, and the cutting: long values first (marked), then trailing rows."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from typing import Any
+
+from search_core.engine.limits import TRUNCATION_MARKER
+
+BUDGET_BYTES = 25_000
+# What the SQL worker may send back: a few responses' worth, so that cutting it to one is quick and loses nothing.
+REPLY_BUDGET_BYTES = 4 * BUDGET_BYTES
+# The smallest a clipped value gets before whole rows are dropped instead.
+_MIN_CELL_CHARS = 32
+
+
+def dumps_body(body: Any) -> str:
+    """The body as compact JSON with Japanese kept as UTF-8 (escaping it as \\uXXXX doubles its size)."""
+    return json.dumps(body, ensure_ascii=False, separators=(",", ":"), default=str)
+
+
+def embedded_bytes(body: Any) -> int:
+    """Bytes the body takes inside the envelope, where it is a JSON string and so escaped once more."""
+    return len(json.dumps(dumps_body(body), ensure_ascii=False).encode()) - 2
+
+
+def fit_rows(
+    rows: list[dict[str, Any]], make_body: Callable[[list[dict[str, Any]]], Any], budget: int
+) -> tuple[list[dict[str, Any]], bool]:
+    """Cut long values (with a visible marker), then trailing rows, until `make_body(rows)` fits `budget`.
+
+    Returns the rows to send and whether anything was cut.
+    """
+    if embedded_bytes(make_body(rows)) <= budget:
+        return rows, False
+    low, high = _MIN_CELL_CHARS, max(_MIN_CELL_CHARS, _longest_text(rows))
+    while low < high:  # the largest per-value length that still fits
+        middle = (low + high + 1) // 2
+        if embedded_bytes(make_body(_clip_rows(rows, middle))) <= budget:
+            low = middle
+        else:
+            high = middle - 1
+    clipped = _clip_rows(rows, low)
+    while clipped and embedded_bytes(make_body(clipped)) > budget:
+        clipped = clipped[:-1]
+    return clipped, True
+
+
+def _clip_rows(rows: list[dict[str, Any]], max_chars: int) -> list[dict[str, Any]]:
+    return [{key: _clip(value, max_chars) for key, value in row.items()} for row in rows]
+
+
+def _clip(value: Any, max_chars: int) -> Any:
+    """Strings cut to `max_chars` characters and lists to `max_chars` items, each cut marked.
+
+    >>> _clip({"a": "abcdefgh", "b": [1, 2, 3]}, 2)
+    {'a': 'ab…（省略）', 'b': [1, 2, '…（省略）']}
+    """
+    if isinstance(value, str) and len(value) > max_chars:
+        return value[:max_chars] + TRUNCATION_MARKER
+    if isinstance(value, list):
+        clipped = [_clip(v, max_chars) for v in value[:max_chars]]
+        return [*clipped, TRUNCATION_MARKER] if len(value) > max_chars else clipped
+    if isinstance(value, dict):
+        return {k: _clip(v, max_chars) for k, v in value.items()}
+    return value
+
+
+def _longest_text(value: Any) -> int:
+    """The longest string or list anywhere in `value`: the cap above which clipping changes nothing."""
+    if isinstance(value, str):
+        return len(value)
+    if isinstance(value, list):
+        return max([len(value), *(_longest_text(v) for v in value)])
+    if isinstance(value, dict):
+        return max((_longest_text(v) for v in value.values()), default=0)
+    return 0

@@ -1,0 +1,2 @@
+"""The kinds of action group, each owning its service, its models and the text the agent reads: a SQL table
+(sql_table) and case law (case_law). Which kind an action group is, is said by its catalogue entry (kind.py)."""

@@ -1,0 +1,60 @@
+"""Open a cases file as a CaseIndex: a prepared DuckDB file as it is, anything else prepared first."""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+from pathlib import Path
+
+import duckdb
+
+from search_core.engine.limits import QueryLimits
+from search_core.engine.sandbox import open_sandbox
+from search_core.errors import DataUnavailable
+from search_core.kinds.case_law.index import CaseIndex
+from search_core.kinds.case_law.prepare import FORMAT_VERSION, prepare
+from search_core.kinds.case_law.source import file_kind
+from search_core.observability import logger
+from search_core.scrub import scrub_paths
+from search_core.storage.cache import LocalCopy
+
+FILE_NAME = "cases.db"
+
+
+def open_cases(local: LocalCopy, limits: QueryLimits, work_dir: Path) -> CaseIndex:
+    """A locked, read-only index on `local`; a raw SQLite / CSV / JSONL file is prepared into work_dir first."""
+    try:
+        database = local.path if file_kind(local.path) == "duckdb" else _prepared(local, work_dir)
+        con = open_sandbox(limits, work_dir, database=database)
+        _check_format(con)
+        return CaseIndex(con)
+    except DataUnavailable:
+        raise
+    except (OSError, duckdb.Error, sqlite3.Error, json.JSONDecodeError, UnicodeDecodeError, KeyError) as error:
+        first_line = scrub_paths(str(error).splitlines()[0] if str(error) else type(error).__name__)
+        raise DataUnavailable(f"データセット「{FILE_NAME}」を読み込めません: {first_line[:300]}") from None
+
+
+def _prepared(local: LocalCopy, work_dir: Path) -> Path:
+    """Prepare a raw file once per version of it and of the format (slow for a large file: upload a prepared one
+    instead). A file prepared by older code, kept in a cache folder that outlived it (locally), is made again."""
+    target = local.derived_file(work_dir, f"cases-v{FORMAT_VERSION}")
+    if not target.exists():
+        work_dir.mkdir(parents=True, exist_ok=True)
+        for stale in work_dir.glob("cases-*.duckdb"):
+            stale.unlink(missing_ok=True)
+        logger.warning("preparing a raw cases file at load time", dataset=FILE_NAME)
+        prepare(local.path, target)
+    return target
+
+
+def _check_format(con: duckdb.DuckDBPyConnection) -> None:
+    try:
+        version = con.execute("SELECT format_version FROM meta").fetchall()[0][0]
+    except (duckdb.Error, IndexError):
+        version = None
+    if version != FORMAT_VERSION:
+        raise DataUnavailable(
+            f"データセット「{FILE_NAME}」は準備済みデータベースの形式（{FORMAT_VERSION}）ではありません。"
+            "make upload-data で作り直してください。"
+        )

@@ -1,0 +1,440 @@
+"""Case-law search and reading: requests checked, the live index queried, responses fitted to the budget."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from datetime import date
+from typing import Any
+
+import duckdb
+from pydantic import BaseModel, Field
+
+from search_core.doors.responses import absent_when_none
+from search_core.engine.budget import embedded_bytes, fit_rows
+from search_core.engine.limits import QueryLimits
+from search_core.engine.watchdog import WATCHDOG
+from search_core.errors import InvalidRequest, NotFound, QueryAborted, QueryFailed
+from search_core.kinds.case_law.courts import canonical_court
+from search_core.kinds.case_law.database import FILE_NAME, open_cases
+from search_core.kinds.case_law.index import CaseIndex
+from search_core.kinds.case_law.models import CaseMatches, CaseQuery, Decision
+from search_core.kinds.case_law.normalize import normalize
+from search_core.kinds.case_law.pages import largest, page_end
+from search_core.kinds.case_law.passages import Occurrence, Occurrences, occurrences
+from search_core.kinds.case_law.query import Expression, Term, parse, term_text
+from search_core.kinds.case_law.snippet import excerpt, snippet
+from search_core.observability import logger, metrics
+from search_core.settings import Settings
+from search_core.storage.cache import LocalCopy
+from search_core.storage.live import LiveDataset
+
+DEFAULT_LIMIT = 5
+MAX_LIMIT = 20
+# Bounds on what a request may send: far above any real search, far below what could cost time.
+MAX_KEYWORDS_CHARS = 1_000
+MAX_KEYWORDS = 20
+MAX_COURT_CHARS = 100
+MAX_DOC_ID_CHARS = 200
+NO_HITS = "該当なし。"
+NEWEST, RELEVANCE = "newest", "relevance"
+SORT_DESCRIPTION = (
+    "並び順。newest（既定）: 判決日の新しい順。relevance: 語（除外語を除く）が検索対象の本文 1,000 文字あたりに"
+    "出てくる回数の多い順（同じなら新しい順）。該当が多く時間内に数えきれないときは、新しい方から調べた判決の中での順"
+)
+# What a passage shows around its term, in characters.
+PASSAGE_BEFORE, PASSAGE_AFTER = 80, 160
+# Ends a 主文 cut to fit the response, as snippets mark their cut ends.
+MAIN_TEXT_CUT = "…"
+
+# The operations' names (operationId): every door shows them to the model (a Bedrock Agent's tool names end in them,
+# MCP tools are named by them), so the descriptions and messages refer to an operation by its name, never its path.
+SEARCH, READ_TEXT, FIND_IN_CASE = "searchCases", "readCaseText", "findInCase"
+SEARCH_DESCRIPTION = (
+    "日本の判例（裁判所の判決）をキーワード・裁判所・判決日で検索し、判決日の新しい順に返します"
+    f"（既定 {DEFAULT_LIMIT} 件、最大 {MAX_LIMIT} 件）。応答の total は該当する判決の総数（total_exact が false なら"
+    "数えきれず、少なくともその数）、more は返した件数より多く該当するか。キーワードなしで court や日付だけでも"
+    "検索できます。各結果の main_text は主文（元の表記のまま）で、main_text_complete が true なら主文の全文です"
+    f"（主文を読むために {READ_TEXT} を呼ぶ必要はありません）。全件の主文が応答サイズに収まらないときは、長い主文を"
+    f"同じ長さで切って末尾に {MAIN_TEXT_CUT} を付け、main_text_complete を false にします（短い主文は全文のまま。"
+    "message でも伝えます）。"
+    f"事実及び理由を含む全文は doc_id を {READ_TEXT} に、語の箇所は {FIND_IN_CASE} で読めます。"
+)
+KEYWORDS_DESCRIPTION = (
+    "検索式: 空白 = AND、OR（または ｜）= どちらか、先頭の - または NOT = 除外（語の一部にも一致: -控訴 は 控訴人 も"
+    '除く）、"…" = 空白を含む 1 語'
+    "（例: 不法行為 損害賠償 OR 慰謝料 -控訴）。OR は空白より強く結びつきます。doc_id・裁判所・日付・事件番号・"
+    "事件名・主文・事実及び理由を対象に、全角半角・大文字小文字を区別せず、漢数字と算用数字を同一視します。"
+    "条文は 第709条・709条・七百九条 が同じ条を指し、709条 で 709条1項 も見つかります（1709条・709条の2 は別の条）。"
+    "日付だけの語（2019-04-30、平成31年4月30日、令和元年、2019年4月）はその日・月・年の判決にも一致します。"
+    "記号もそのままの文字として扱います。"
+    f"最大 {MAX_KEYWORDS} 語・{MAX_KEYWORDS_CHARS:,} 文字。court か日付を指定するなら省略できます。"
+)
+COURT_DESCRIPTION = "裁判所名の一部（例: 東京地裁、最高裁判所、知財高裁）。略称と正式名称は同一視します。"
+LIMIT_DESCRIPTION = (
+    f"返す件数（1〜{MAX_LIMIT}、既定 {DEFAULT_LIMIT}。{MAX_LIMIT} を超える値は {MAX_LIMIT} にし、message で伝えます）"
+)
+DATE_FROM_DESCRIPTION = "この日以降の判決だけ（YYYY-MM-DD、当日を含む）"
+DATE_TO_DESCRIPTION = "この日以前の判決だけ（YYYY-MM-DD、当日を含む）"
+TEXT_DESCRIPTION = (
+    "判決の全文（主文と事実及び理由）を、応答サイズに収まる長さずつ返します。offset は 0〜total_chars の"
+    "どの位置でもよく、続きは next_offset を offset に渡して読みます（null なら最後まで読み終えています）。"
+    f"長い判決で特定の語の箇所だけ読むなら、先に {FIND_IN_CASE} で位置を調べてください。"
+)
+PASSAGES_DESCRIPTION = (
+    "1 つの判決の中で、検索式の語（除外語を除く）が出てくる箇所を前後の文とともに、位置（offset）の順に返します。"
+    f"全文を最初から読まずに、該当箇所へ直接進むための操作です。各箇所の offset を {READ_TEXT} に渡すと、"
+    "そこから続けて読めます。"
+)
+PASSAGES_KEYWORDS_DESCRIPTION = f"探す語（{SEARCH} と同じ検索式。OR・除外・引用符も可）"
+PASSAGES_LIMIT_DESCRIPTION = f"返す箇所の数（1〜{MAX_LIMIT}、既定 {DEFAULT_LIMIT}）"
+DOC_ID_DESCRIPTION = f"読む判決の doc_id（{SEARCH} の結果にあるもの）"
+OFFSET_DESCRIPTION = "読み始める位置（文字数、既定 0）。前のページの next_offset を渡します"
+
+
+class CaseHit(BaseModel):
+    doc_id: str
+    court: str | None
+    date: str | None = Field(description="判決日（ISO 形式 YYYY-MM-DD、不明なら null）")
+    date_text: str | None = Field(description="判決日（データに記録されたままの表記）")
+    case_number: str | None
+    case_name: str | None
+    main_text: str | None = Field(
+        description=f"主文（元の表記のまま）。main_text_complete が false なら途中までで、末尾に {MAIN_TEXT_CUT} "
+        "が付きます。データに主文がなければ null"
+    )
+    main_text_complete: bool = Field(
+        description="main_text が主文の全文なら true。応答サイズに収めるため途中で切ったなら false（続きは "
+        f"{READ_TEXT} で offset 0 から読めます）"
+    )
+    snippet: str = Field(description="最初に一致した箇所の前後の抜粋")
+
+
+class TermCount(BaseModel):
+    term: str
+    count: int | None = Field(
+        description="court・日付の条件の中で、その語だけを含む判決の数（時間内に数えきれなければ null）"
+    )
+
+
+class CaseSearchResponse(BaseModel):
+    results: list[CaseHit]
+    count: int = Field(description="返した件数")
+    total: int = Field(description="条件を満たす判決の総数（total_exact が false なら少なくともこの数）")
+    total_exact: bool = Field(description="total が正確なら true、時間内に数えきれなかったら false")
+    more: bool = Field(
+        description="返した件数より多く該当する（total_exact が false なら、するかもしれない）なら true"
+        "（条件で絞るか limit を増やす）"
+    )
+    message: str | None = absent_when_none("limit を調整したときや該当がないときの説明")
+    term_counts: list[TermCount] | None = absent_when_none("該当がないとき: 語ごとに、その語だけを含む判決の数")
+
+
+class CaseTextResponse(BaseModel):
+    doc_id: str
+    court: str | None
+    date: str | None
+    case_number: str | None
+    case_name: str | None
+    text: str = Field(description="全文のうち offset から始まる部分")
+    offset: int
+    next_offset: int | None = Field(description="続きを読むときの offset。最後まで読んだら null")
+    total_chars: int
+
+
+class Passage(BaseModel):
+    offset: int = Field(description=f"語の位置（全文の先頭からの文字数）。{READ_TEXT} の offset にそのまま使える")
+    term: str
+    text: str = Field(description="語の前後の文（元の表記のまま）")
+
+
+class CasePassagesResponse(BaseModel):
+    doc_id: str
+    court: str | None
+    date: str | None
+    case_number: str | None
+    case_name: str | None
+    total_chars: int
+    hits: int = Field(
+        description="語が出てくる箇所の数（すべて数えた正確な数）。語ごとの出現回数の合計で、同じ位置に 2 語が"
+        "重なればそれぞれ数えます"
+    )
+    more: bool = Field(description="返したより多くの箇所があれば true（hits が返した passages の数より多い）")
+    passages: list[Passage]
+
+
+class CaseSearch:
+    """The case-law database of CASES_URI, opened (and prepared if raw) on first use, refreshed by ETag."""
+
+    def __init__(self, settings: Settings | None = None) -> None:
+        self.settings = settings or Settings.from_env()
+        self.limits = QueryLimits.for_function(self.settings.memory_mb, self.settings.query_timeout_seconds)
+        self._data = LiveDataset("cases", FILE_NAME, self.settings, self._open, CaseIndex.close)
+
+    def search(
+        self,
+        keywords: str | None,
+        budget: int,
+        court: str | None = None,
+        limit: int = DEFAULT_LIMIT,
+        date_from: date | None = None,
+        date_to: date | None = None,
+        sort: str = NEWEST,
+    ) -> CaseSearchResponse:
+        query = case_query(keywords, court, limit, date_from, date_to, sort)
+        index = self._data.current()
+        with self._deadline(index, _search_timeout_message(self.limits)) as deadline:
+            found = index.search(query, deadline)
+        terms = query.expression.positive_terms
+        rows = [_hit(decision, terms).model_dump() for decision in found.decisions]
+        notes = _limit_note(limit)
+        fitted = _fit_hits(rows, lambda r: _search_body(r, found, notes, query).model_dump(), budget)
+        if rows and not fitted:
+            raise QueryFailed("結果が大きすぎて返せません。limit を小さくしてください。")
+        metrics.add_metric(name="CasesReturned", unit="Count", value=len(fitted))
+        logger.info(
+            "case search", keywords=[term_text(t) for t in query.expression.terms], court=query.court, rows=len(fitted)
+        )
+        return _search_body(fitted, found, notes, query)
+
+    def text(self, doc_id: str, offset: int, budget: int) -> CaseTextResponse:
+        decision = self._decision(doc_id)
+        full = decision.full_text
+        if offset > len(full):
+            raise InvalidRequest(f"offset が大きすぎます（この判決の全文は {len(full)} 文字です）。")
+        end = page_end(full, offset, lambda text, next_offset: _page(decision, full, offset, text, next_offset), budget)
+        return _page(decision, full, offset, full[offset:end], end if end < len(full) else None)
+
+    def passages(self, doc_id: str, keywords: str, limit: int, budget: int) -> CasePassagesResponse:
+        """The places in one decision where the expression's terms occur, with their offsets, fitted to `budget`."""
+        expression = parse(keywords)
+        _check_size(expression)
+        terms = expression.positive_terms
+        if not terms:
+            raise InvalidRequest("keywords が空です。探す語を 1 つ以上指定してください。")
+        decision = self._decision(doc_id)
+        full = decision.full_text
+        found = occurrences(full, terms, min(limit, MAX_LIMIT))
+        shown = [_passage(full, hit).model_dump() for hit in found.first]
+        fitted, _ = fit_rows(shown, lambda r: _passages_body(decision, full, found, r).model_dump(), budget)
+        return _passages_body(decision, full, found, fitted)
+
+    def close(self) -> None:
+        self._data.close()
+
+    def _decision(self, doc_id: str) -> Decision:
+        index = self._data.current()
+        with self._deadline(index, self.limits.timeout_message):
+            decision = index.decision(doc_id)
+        if decision is None:
+            raise NotFound(
+                f"doc_id「{doc_id[:100]}」の判決は見つかりません。{SEARCH} の結果にある doc_id を使ってください。"
+            )
+        return decision
+
+    @contextmanager
+    def _deadline(self, index: CaseIndex, message: str) -> Iterator[float]:
+        """Bound one search or read by the query timeout: DuckDB is interrupted at the interrupt deadline and
+        candidate checking stops there; either way the agent gets the timeout message."""
+        seconds = self.limits.interrupt_seconds
+        try:
+            with WATCHDOG.deadline(index.con, seconds):
+                yield time.monotonic() + seconds
+        except (duckdb.InterruptException, TimeoutError):
+            metrics.add_metric(name="AbortedQueries", unit="Count", value=1)
+            raise QueryAborted(message) from None
+
+    def _open(self, local: LocalCopy) -> CaseIndex:
+        return open_cases(local, self.limits, self.settings.cache_dir / "cases-prepared")
+
+
+def case_query(
+    keywords: str | None,
+    court: str | None,
+    limit: int,
+    date_from: date | None = None,
+    date_to: date | None = None,
+    sort: str = NEWEST,
+) -> CaseQuery:
+    """The search an agent's parameters ask for, checked (InvalidRequest when it cannot be run)."""
+    expression = parse(keywords or "")
+    _check_size(expression)
+    if date_from and date_to and date_from > date_to:
+        raise InvalidRequest("date_from が date_to より後になっています。")
+    court_name = canonical_court(court) if court and court.strip() else None
+    written = normalize(court) if court and court_name else None
+    query = CaseQuery(
+        expression, min(limit, MAX_LIMIT), court_name, date_from, date_to, sort == RELEVANCE, court_as_written=written
+    )
+    if not expression.clauses and not query.filtered:
+        raise InvalidRequest(
+            "keywords が空です。検索語を 1 つ以上（除外語だけでなく）指定するか、court・date_from・date_to で"
+            "絞ってください。"
+        )
+    return query
+
+
+def _search_timeout_message(limits: QueryLimits) -> str:
+    """Why a search runs out of time: its terms' character pairs are common, so many decisions must be read through
+    (a phrase no decision holds, whose every pair is everywhere, is the worst case)."""
+    return (
+        f"検索が制限時間（{limits.timeout_seconds:g} 秒）内に終わらないため中断しました。"
+        "検索語の文字の並びが多くの判決に現れ、一件ずつ確かめきれませんでした。"
+        "court・date_from・date_to で絞るか、より特徴的な語を加えてください。"
+    )
+
+
+def _check_size(expression: Expression) -> None:
+    """At most MAX_KEYWORDS terms and MAX_KEYWORDS_CHARS characters once normalised (NFKC can lengthen text: one
+    ㌖ is キロメートル), so counts and messages stay small."""
+    if len(expression.terms) > MAX_KEYWORDS:
+        raise InvalidRequest(
+            f"keywords は {MAX_KEYWORDS} 語までです（{len(expression.terms)} 語ありました）。語を絞ってください。"
+        )
+    length = sum(len(term_text(term)) for term in expression.terms)
+    if length > MAX_KEYWORDS_CHARS:
+        raise InvalidRequest(
+            f"keywords が長すぎます（正規化すると {length:,} 文字）。{MAX_KEYWORDS_CHARS:,} 文字以内にしてください。"
+        )
+
+
+def _limit_note(limit: int) -> str | None:
+    if limit <= MAX_LIMIT:
+        return None
+    return f"limit は最大 {MAX_LIMIT} 件です（{limit} を {MAX_LIMIT} にしました）。続きは条件で絞ってください。"
+
+
+def _identity(decision: Decision) -> dict[str, Any]:
+    """The fields that name a decision in every response."""
+    return {
+        "doc_id": decision.doc_id,
+        "court": decision.court,
+        "date": decision.date.isoformat() if decision.date else None,
+        "case_number": decision.case_number,
+        "case_name": decision.case_name,
+    }
+
+
+def _hit(decision: Decision, keywords: tuple[Term, ...]) -> CaseHit:
+    """The decision with its 主文 whole and a passage around its first hit of a positive term (the opening if
+    none)."""
+    decision_text = f"{decision.main_text or ''}\n{decision.facts_and_reasons or ''}"
+    return CaseHit(
+        **_identity(decision),
+        date_text=decision.date_text,
+        main_text=decision.main_text,
+        main_text_complete=True,
+        snippet=snippet(decision_text, keywords),
+    )
+
+
+def _fit_hits(
+    rows: list[dict[str, Any]], make_body: Callable[[list[dict[str, Any]]], Any], budget: int
+) -> list[dict[str, Any]]:
+    """The hits within `budget`: every 主文 whole when they fit; else every 主文 longer than one length cut to it,
+    the longest length that lets every hit fit (so short ones stay whole); hits are dropped (and other values
+    clipped, fit_rows) only when no 主文 at all leaves room for them."""
+
+    def fits(length: int) -> bool:
+        return embedded_bytes(make_body(_cut_main_texts(rows, length))) <= budget
+
+    longest = max((len(row["main_text"] or "") for row in rows), default=0)
+    if fits(longest):
+        return rows
+    if not fits(0):
+        return fit_rows(_cut_main_texts(rows, 0), make_body, budget)[0]
+    return _cut_main_texts(rows, largest(0, longest, fits))
+
+
+def _cut_main_texts(rows: list[dict[str, Any]], length: int) -> list[dict[str, Any]]:
+    """The hits with each 主文 longer than `length` characters cut there, marked, and said not to be whole.
+
+    >>> _cut_main_texts([{"main_text": "本件控訴を棄却する。", "main_text_complete": True}], 4)
+    [{'main_text': '本件控訴…', 'main_text_complete': False}]
+    """
+    return [
+        {**row, "main_text": row["main_text"][:length] + MAIN_TEXT_CUT, "main_text_complete": False}
+        if len(row["main_text"] or "") > length
+        else row
+        for row in rows
+    ]
+
+
+def _search_body(
+    rows: list[dict[str, Any]], found: CaseMatches, note: str | None, query: CaseQuery
+) -> CaseSearchResponse:
+    hits = [CaseHit.model_validate(row) for row in rows]
+    counts = [TermCount(term=term_text(t)[:100], count=n) for t, n in found.term_counts.items()] or None
+    estimate = None if found.total_exact else f"該当は少なくとも {found.total} 件です（すべては数えていません）。"
+    cut = _main_texts_cut_note(hits)
+    message = " ".join(part for part in (note, estimate, cut, None if hits else _no_hits(found, query)) if part) or None
+    return CaseSearchResponse(
+        results=hits,
+        count=len(hits),
+        total=found.total,
+        total_exact=found.total_exact,
+        more=found.total > len(hits) or not found.total_exact,  # uncounted candidates may hold more
+        message=message,
+        term_counts=counts,
+    )
+
+
+def _main_texts_cut_note(hits: list[CaseHit]) -> str | None:
+    cut = sum(not hit.main_text_complete for hit in hits)
+    if not cut:
+        return None
+    return (
+        f"応答サイズに収めるため、{cut} 件の主文を途中で切りました（main_text_complete が false、"
+        f"末尾 {MAIN_TEXT_CUT}）。その主文の全文は doc_id を {READ_TEXT} に渡して offset 0 から読めます。"
+        "limit を小さくすると 1 件あたりの主文を長く返せます。"
+    )
+
+
+def _no_hits(found: CaseMatches, query: CaseQuery) -> str:
+    """Why nothing matched: the terms no decision holds, or the filters that leave nothing."""
+    parts = [NO_HITS]
+    missing = [term_text(term)[:60] for term, n in found.term_counts.items() if n == 0]
+    where = "court・日付の条件の中に、" if query.filtered else ""
+    every_term_counted = len(found.term_counts) == len(query.expression.positive_terms)
+    if missing:
+        parts.append(f"{where}次の語を含む判決はありません: {'、'.join(missing)}。表記を変えるか語を外してください。")
+    elif found.term_counts and every_term_counted and all(found.term_counts.values()) and not found.without_excluded:
+        parts.append(
+            "語はそれぞれ見つかりますが、すべてを満たす判決はありません（term_counts を参照）。"
+            "OR を使うか語を減らしてください。"
+        )
+    if found.without_excluded:
+        excluded = "、".join(f"-{term_text(term)[:60]}" for term in query.expression.excluded)
+        parts.append(
+            f"除外語（{excluded}）を外すと {found.without_excluded} 件あります（除外は語の一部にも一致します。"
+            "たとえば -控訴 は 控訴人 を含む判決も除きます）。"
+        )
+    if found.filtered_total == 0:
+        parts.append("court・日付の条件だけで 0 件です。裁判所名や期間を見直してください。")
+    elif found.filtered_total is not None:
+        parts.append(f"court・日付の条件を満たす判決は {found.filtered_total} 件あります。")
+    return "".join(parts)
+
+
+def _passage(full: str, hit: Occurrence) -> Passage:
+    text = excerpt(full, hit.start, hit.end, PASSAGE_BEFORE, PASSAGE_AFTER)
+    return Passage(offset=hit.start, term=hit.term, text=text)
+
+
+def _passages_body(
+    decision: Decision, full: str, found: Occurrences, rows: list[dict[str, Any]]
+) -> CasePassagesResponse:
+    return CasePassagesResponse(
+        **_identity(decision),
+        total_chars=len(full),
+        hits=found.total,
+        more=found.total > len(rows),
+        passages=[Passage.model_validate(row) for row in rows],
+    )
+
+
+def _page(decision: Decision, full: str, offset: int, text: str, next_offset: int | None) -> CaseTextResponse:
+    return CaseTextResponse(
+        **_identity(decision), text=text, offset=offset, next_offset=next_offset, total_chars=len(full)
+    )

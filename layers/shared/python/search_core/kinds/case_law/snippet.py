@@ -1,0 +1,55 @@
+"""A short passage of the decision around the first keyword hit, cut from the original text.
+
+Hits are found in the normalised text; the passage is cut from the original, so the agent reads the decision
+as written (第七百九条 stays 第七百九条 even when the keyword was 第709条).
+"""
+
+from __future__ import annotations
+
+import re
+
+from search_core.kinds.case_law.normalize import normalize
+from search_core.kinds.case_law.passages import aligned
+from search_core.kinds.case_law.query import Term, pattern
+
+BEFORE = 40
+AFTER = 80
+_WINDOW = 400
+
+
+def snippet(text: str, terms: tuple[Term, ...]) -> str:
+    """About BEFORE + AFTER characters around the earliest hit of any term, found as the search finds it (a
+    citation by its pattern); the opening if none.
+
+    >>> from search_core.kinds.case_law.query import parse
+    >>> snippet("主文 被告は、民法第七百九条に基づき賠償せよ。", parse("民法709条").positive_terms)
+    '主文 被告は、民法第七百九条に基づき賠償せよ。'
+    """
+    plain = normalize(text)
+    hits = [(match.start(), match.end() - match.start(), found) for found in map(pattern, terms)
+            if (match := found.search(plain))]  # fmt: skip
+    if not hits:
+        return excerpt(text, 0, 0)
+    position, length, first = min(hits, key=lambda hit: hit[:2])
+    estimate = round(position * len(text) / max(len(plain), 1))
+    start = max(0, estimate - _WINDOW)
+    located = _locate(text[start : estimate + _WINDOW + 4 * length], first)
+    if located is None:
+        return excerpt(text, estimate, estimate)
+    return excerpt(text, start + located[0], start + located[1])
+
+
+def _locate(window: str, found: re.Pattern[str]) -> tuple[int, int] | None:
+    """Original start and end of the pattern's first match in `window`'s normal form."""
+    plain, starts = aligned(window)
+    match = found.search(plain)
+    if match is None:
+        return None
+    end = match.end()
+    return starts[match.start()], starts[end] if end < len(starts) else len(window)
+
+
+def excerpt(text: str, hit_start: int, hit_end: int, before: int = BEFORE, after: int = AFTER) -> str:
+    """`text` from `before` characters ahead of a hit to `after` past it, each cut end marked with …"""
+    start, end = max(0, hit_start - before), min(len(text), hit_end + after)
+    return ("…" if start > 0 else "") + text[start:end] + ("…" if end < len(text) else "")

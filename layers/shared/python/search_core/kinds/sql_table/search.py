@@ -1,0 +1,219 @@
+"""SQL search over one dataset: fresh data, a supervised worker, metrics, and the agent-facing result."""
+
+from __future__ import annotations
+
+import re
+import time
+from functools import partial
+from typing import Any
+
+from pydantic import BaseModel, Field
+
+from search_core.advice.hints import ClockNote
+from search_core.datasets.clock import jst_now_text
+from search_core.datasets.spec import DatasetSpec
+from search_core.doors.responses import absent_when_none
+from search_core.engine.budget import fit_rows
+from search_core.engine.limits import MAX_ROWS, QueryLimits, sql_too_long
+from search_core.engine.table import TableSpec
+from search_core.errors import InvalidRequest, QueryAborted, QueryFailed, QueryRejected
+from search_core.kinds.sql_table.profile import DatasetProfile, shape_profile
+from search_core.observability import logger, metrics
+from search_core.settings import Settings
+from search_core.storage.cache import LocalCopy, PreparedForm
+from search_core.storage.live import LiveDataset
+from search_core.worker.client import QueryWorker, WorkerLauncher
+from search_core.worker.result import QueryResult
+
+# A dataset's prepared DuckDB file is published beside its CSV: data/events.csv.duckdb (make upload-data).
+PREPARED_SUFFIX = ".duckdb"
+
+
+def prepared_form(spec: TableSpec) -> PreparedForm:
+    """How the prepared file of `spec` is found and recognised: it must have been made from the CSV as it is now,
+    for this table definition and DuckDB release."""
+    return PreparedForm(PREPARED_SUFFIX, spec.fingerprint())
+
+
+# Read with truncated=true: the rows are a first page, and an agent that lists them as the answer is wrong.
+_TRUNCATED_MESSAGE = (
+    f"最初の {MAX_ROWS} 行だけです（または長い値を切りました）。全件数は count(*) で、続きは一意な ORDER BY を付けて"
+    f" OFFSET {MAX_ROWS} で取得できます。"
+)
+
+
+class ValueHint(BaseModel):
+    field: str = Field(description="条件で調べた列（JSON のキーは 列->>'キー'）")
+    condition: str = Field(description="クエリの条件（送った SQL のまま）")
+    values: list[str] = Field(description="その列に実際にある値。条件の値に近いものが先、次に多いもの")
+    distinct: int = Field(description="その列の値の種類数（概数）")
+    matched: bool | None = absent_when_none(
+        "この条件だけで合う行があれば true、なければ false（0 件の原因）。データで数えた結果。数えられなければ省略"
+    )
+    matching_rows: int | None = absent_when_none("この条件だけを満たす行数")
+    note: str | None = absent_when_none()
+    minimum: str | None = absent_when_none("日付・数値の列: データの最小値")
+    maximum: str | None = absent_when_none("日付・数値の列: データの最大値")
+    missing: int | None = absent_when_none("日付・数値の列: 値のない行の数")
+
+
+class SqlSearchResponse(BaseModel):
+    results: list[dict[str, Any]] = Field(
+        description=f"結果の行（列名 → 値）。最大 {MAX_ROWS} 行。JSON の数値で正確に表せない数（2^53 を超える整数、"
+        "桁の多い DECIMAL）は文字列"
+    )
+    count: int = Field(description="返した行数")
+    truncated: bool = Field(description="行数の上限や応答サイズのために行や値を切り詰めたら true")
+    message: str | None = absent_when_none("切り詰めたときや該当がないときの説明と次の一手")
+    hints: list[ValueHint] | None = absent_when_none(
+        "0 件のとき: 条件で調べた列に実際にある値。その値で条件を書き直して再試行する"
+    )
+
+
+class SqlSearch:
+    """Answers SQL for one dataset; the data is fetched on first use and re-validated by ETag afterwards.
+
+    Each version of the data gets its own worker; a new one replaces the old only once it has booted. Given two
+    vCPUs' worth of time, the first worker is started before the first download, so that its own start overlaps it.
+    """
+
+    def __init__(self, spec: DatasetSpec, settings: Settings | None = None) -> None:
+        self.spec = spec
+        self.settings = settings or Settings.from_env()
+        self.limits = QueryLimits.for_function(self.settings.memory_mb, self.settings.query_timeout_seconds)
+        self._work_dir = self.settings.cache_dir / f"{spec.name}-worker"
+        self._launcher = WorkerLauncher(self._work_dir, self.limits.vcpus)
+        self._data = LiveDataset(
+            spec.name, spec.file_name, self.settings, self._start_worker, QueryWorker.close, prepared_form(spec)
+        )
+        self._loaded_once = False
+
+    def search(self, sql: str, body_budget: int) -> SqlSearchResponse:
+        """Run `sql` and shape its rows into a response whose body fits `body_budget` bytes."""
+        if too_long := sql_too_long(sql):  # refused here: a text this long never travels to the worker
+            metrics.add_metric(name="RejectedQueries", unit="Count", value=1)
+            raise QueryRejected(too_long)
+        result = self._run(self._worker(), sql)
+        response = self._shape(result, body_budget)
+        metrics.add_metric(name="RowsReturned", unit="Count", value=response.count)
+        if response.truncated:
+            metrics.add_metric(name="TruncatedResults", unit="Count", value=1)
+        logger.info("query answered", sql=sql[:2000], rows=response.count, truncated=response.truncated)
+        return response
+
+    def describe(self, column: str | None, body_budget: int) -> DatasetProfile:
+        """The columns and a profile of the live data (of `column` alone, if given), fitted to `body_budget`."""
+        if column is not None and column not in {c.name for c in self.spec.columns}:
+            names = ", ".join(c.name for c in self.spec.columns)
+            # Only a name is echoed: a path or a long text sent as `column` is not repeated back.
+            shown = f"列 {column} は" if re.fullmatch(r"\w{1,64}", column) else "指定された列は"
+            raise InvalidRequest(f"{shown}ありません。{self.spec.table} の列: {names}")
+        return shape_profile(self.spec, self._worker().describe(), column, body_budget)
+
+    def close(self) -> None:
+        self._data.close()
+        self._launcher.close()
+
+    def _worker(self) -> QueryWorker:
+        """The worker of the current data; on the first call, one is started ahead of the download."""
+        if not self._loaded_once:
+            self._launcher.start_ahead()
+        worker = self._data.current()
+        self._loaded_once = True
+        return worker
+
+    def _start_worker(self, local: LocalCopy) -> QueryWorker:
+        worker = partial(QueryWorker, self.spec, self.limits, self._work_dir, launcher=self._launcher)
+        if local.prepared:
+            return worker(database=local.path)
+        # A large CSV is served from a DuckDB file made once per version; a small one is held in memory.
+        large = not self.limits.holds_in_memory(local.path.stat().st_size)
+        return worker(
+            csv_path=local.path, database=local.derived_file(self._work_dir, self.spec.name) if large else None
+        )
+
+    def _run(self, worker: QueryWorker, sql: str) -> QueryResult:
+        started = time.perf_counter()
+        try:
+            return worker.query(sql)
+        except (QueryRejected, QueryAborted) as error:
+            kind = "RejectedQueries" if isinstance(error, QueryRejected) else "AbortedQueries"
+            metrics.add_metric(name=kind, unit="Count", value=1)
+            logger.info("query refused", sql=sql[:2000], reason=type(error).__name__)
+            raise
+        finally:
+            metrics.add_metric(name="QueryLatency", unit="Milliseconds", value=(time.perf_counter() - started) * 1000)
+
+    def _shape(self, result: QueryResult, body_budget: int) -> SqlSearchResponse:
+        rows = [dict(zip(result.columns, row, strict=True)) for row in result.rows]
+        if not rows:
+            return self._no_rows(result)
+        fitted, cut = fit_rows(rows, lambda r: self._response(r, True).model_dump(), body_budget)
+        if not fitted:
+            raise QueryFailed("結果の 1 行が大きすぎて返せません。SELECT する列を絞ってください。")
+        return self._response(fitted, result.truncated or cut)
+
+    def _response(self, rows: list[dict[str, Any]], truncated: bool) -> SqlSearchResponse:
+        message = _TRUNCATED_MESSAGE if truncated else None
+        return SqlSearchResponse(results=rows, count=len(rows), truncated=truncated, message=message)
+
+    def _no_rows(self, result: QueryResult) -> SqlSearchResponse:
+        """No rows: say so, and, where the worker found them, what the tested fields hold, how many rows pass each
+        condition alone, and the clock's part (bounded there). Advice to rewrite a condition is given only where a
+        condition finds nothing, or whether it does is not known."""
+        hints = [ValueHint.model_validate(hint) for hint in result.hints]
+        message = self.spec.no_results_message + "。"
+        if result.clock is not None:
+            message += _clock_text(result.clock)
+        culprits = [h.condition for h in hints if h.matched is False]
+        unsure = any(h.matched is None for h in hints)
+        if culprits:
+            message += f"データに合う行がない条件: {'、'.join(culprits)}。"
+        else:
+            message += _combination_text(hints, result.clock, result.where_rows)
+        message += "".join(_range_text(h.field, h.minimum, h.maximum, h.missing) for h in hints if h.minimum)
+        if any(h.values for h in hints) and (culprits or unsure):
+            message += (
+                "その値がデータにないなら、0 件が答えです。書き方が違うだけなら、hints の values（その列に実際に"
+                "ある値）から選んで書き直してください。"
+            )
+        elif not hints and result.clock is None and not result.where_rows:
+            message += (
+                f"条件をゆるめるか、{self.spec.profile_operation} で列の値と形式を確かめてから再試行してください。"
+            )
+        metrics.add_metric(name="EmptyResults", unit="Count", value=1)
+        return SqlSearchResponse(results=[], count=0, truncated=result.truncated, message=message, hints=hints or None)
+
+
+def _combination_text(hints: list[ValueHint], clock: ClockNote | None, where_rows: int | None) -> str:
+    """What made an answer empty when no condition alone did: counted by DuckDB, or nothing said."""
+    if where_rows:
+        return (
+            f"WHERE の条件（なければテーブル全体）に合う行は {where_rows} 件あります。0 件になったのは WHERE 以外の"
+            "部分（OFFSET、LIMIT、GROUP BY・HAVING、QUALIFY など）のためです。"
+        )
+    each_passes = all(h.matched for h in hints) and (clock is None or bool(clock.rows_now))
+    if where_rows == 0 and (hints or clock) and each_passes:
+        return "どの条件も単独なら合う行がありますが（hints の matching_rows）、組み合わせると 0 件です。"
+    return ""
+
+
+def _range_text(field: str, minimum: str | None, maximum: str | None, missing: int | None) -> str:
+    without = f"（ほかに値のない行が {missing} 件）" if missing else ""
+    return f"{field} のデータは {minimum}〜{maximum}{without}。"
+
+
+def _clock_text(clock: ClockNote) -> str:
+    """An empty answer of a query that reads the clock: what time it is, what the data spans, and whether the data
+    holds anything for now (counted by DuckDB)."""
+    text = f"今は日本時間 {jst_now_text()} です。"
+    text += "".join(_range_text(r.field, r.minimum, r.maximum, r.missing) for r in clock.ranges)
+    if clock.rows_now == 0:
+        day = clock.ranges[0].minimum[:10] if clock.ranges else "2025-10-05"
+        return text + (
+            "今日・現在時刻の条件に当てはまる行はデータにありません（クエリの誤りではありません）。"
+            f"別の日付なら DATE '{day}'、日時なら TIMESTAMP '{day} 10:00' と書いて探せます。"
+        )
+    if clock.rows_now is None:
+        return text + "今日・現在時刻に当てはまる行があるかは確かめられませんでした。データの期間と比べてください。"
+    return text + f"今日・現在時刻の条件だけなら {clock.rows_now} 行が当てはまります。"

@@ -1,0 +1,165 @@
+"""Layer 3 of the SQL safety: run one guarded query with a row cap, a deadline and a bounded result.
+
+The row cap is applied to the query as a whole (`SELECT * FROM (query) LIMIT max_rows + 1`), so aggregates still see
+every row, the query's own ORDER BY and smaller LIMIT are kept, and one extra row tells that the result was cut.
+The plan of that bounded query is authorised (`sql/plan.py`) under the same deadline as its run, and what comes back
+is cut to a size the parent can shape quickly, whatever its nesting.
+"""
+
+from __future__ import annotations
+
+import re
+from datetime import date, datetime, time
+from typing import Any
+
+import duckdb
+
+from search_core.advice.explain import FAILED_PREFIX, READ_CHARS, UNREADABLE_ERROR, explain, short, unknown_name
+from search_core.engine.budget import BUDGET_BYTES, REPLY_BUDGET_BYTES, fit_rows
+from search_core.engine.limits import QueryLimits
+from search_core.engine.quoting import quote_identifier
+from search_core.engine.table import TableSpec
+from search_core.engine.values import Clipper
+from search_core.engine.watchdog import WATCHDOG
+from search_core.errors import QueryAborted, QueryFailed, QueryRejected, SearchError
+from search_core.safety.bind_time import refuse_bind_time_queries
+from search_core.safety.guard import check_text, single_select
+from search_core.safety.plan import authorize_plan
+from search_core.safety.policy import QueryPolicy
+from search_core.scrub import scrub_paths
+from search_core.worker.result import QueryResult
+
+# DuckDB's date and time types, as a result's description names them (TIME_NS, TIMESTAMP_S, ... WITH TIME ZONE);
+# those of them Python holds exactly, but for ±infinity.
+_TEMPORAL = re.compile(r"\b(?:DATE|TIME|TIMESTAMP|TIMESTAMPTZ|TIMETZ|INTERVAL)(?:_[A-Z]+)?\b")
+_ALWAYS_TEXT = re.compile(r"\bMAP\((?!VARCHAR,)|\b(?:VARIANT|UNION|GEOMETRY)\b")
+_PLAIN_DATE = re.compile(r"DATE|TIME|TIMESTAMP|TIMESTAMP_S|TIMESTAMP_MS")
+# What DuckDB's Python conversion makes of ±infinity (a real value there is read again as text, which is exact too).
+_PYTHON_LIMITS = (date.max, date.min, datetime.max, datetime.min, time.max)
+
+
+def run_query(
+    con: duckdb.DuckDBPyConnection, sql: str, policy: QueryPolicy, limits: QueryLimits, table: TableSpec
+) -> QueryResult:
+    """Guard, bound and run `sql` over `table`; raise QueryRejected, QueryFailed or QueryAborted with a Japanese
+    message."""
+    try:
+        with WATCHDOG.deadline(con, limits.interrupt_seconds):
+            bounded = authorize(con, sql, policy, limits)
+            columns, rows = _fetch(con, bounded, limits.max_rows + 1)
+    except duckdb.ParserException as error:
+        single_select(sql)  # not one query: that is the clearer reason
+        raise QueryRejected(short(f"SQL の構文エラー: {scrub_paths(str(error))}")) from None
+    except duckdb.PermissionException:
+        raise QueryRejected(f"ファイル・ネットワーク・設定は読めません。{policy.tables_hint}") from None
+    except duckdb.CatalogException as error:
+        raise unknown_name(error, policy) from None
+    except duckdb.InterruptException:
+        raise QueryAborted(limits.timeout_message) from None
+    except duckdb.OutOfMemoryException:
+        raise QueryAborted(limits.memory_message) from None
+    except duckdb.Error as error:
+        raise _explained(con, sql, error, table, limits) from None
+    except UnicodeDecodeError:
+        # DuckDB cut its own message inside a character (it echoes a value at fault), so the message is lost.
+        raise QueryFailed(UNREADABLE_ERROR) from None
+    except RecursionError:
+        raise QueryFailed(
+            FAILED_PREFIX + "SQL の入れ子が深すぎます。式を分けて、より浅い SQL にしてください。"
+        ) from None
+    clipper = Clipper(limits.max_cell_chars)
+    kept = rows[: limits.max_rows]
+    # Each row gets its share of what a response can hold (a character takes at least a byte), so one huge value
+    # cannot crowd out the other rows and converting stops where nothing more could be shown.
+    shaped = [clipper.convert_row(row, BUDGET_BYTES // max(1, len(kept))) for row in kept]
+    bounded_rows, cut = _within_reply_budget(columns, shaped)
+    return QueryResult(columns, bounded_rows, truncated=len(rows) > limits.max_rows or clipper.clipped or cut)
+
+
+def authorize(con: duckdb.DuckDBPyConnection, sql: str, policy: QueryPolicy, limits: QueryLimits) -> str:
+    """The bounded statement to run for `sql`, once its text and its plan are allowed (raises otherwise).
+
+    The row cap wraps the statement, so the parse and the plan authorised are those of what runs. Planning errors
+    are DuckDB's.
+    """
+    statement = check_text(sql, policy)
+    # One execute of the wrapped query later: the relation API would bind and plan it two or three times.
+    bounded = f"SELECT * FROM (\n{statement}\n) LIMIT {limits.max_rows + 1}"
+    refuse_bind_time_queries(con, bounded)
+    authorize_plan(con, bounded, policy)
+    return bounded
+
+
+def _explained(
+    con: duckdb.DuckDBPyConnection, sql: str, error: duckdb.Error, table: TableSpec, limits: QueryLimits
+) -> SearchError:
+    """The error told with the way forward, which may look at the data (a value that would not convert) within a
+    quarter of the query's time; DuckDB's own first sentence if that fails."""
+    try:
+        with WATCHDOG.deadline(con, limits.interrupt_seconds / 4):
+            return explain(con, sql, error, table)
+    except (duckdb.Error, RecursionError, UnicodeDecodeError):
+        return QueryFailed(short(FAILED_PREFIX + scrub_paths(str(error)[:READ_CHARS]).splitlines()[0]))
+
+
+def _within_reply_budget(columns: list[str], rows: list[list[Any]]) -> tuple[list[list[Any]], bool]:
+    """Rows cut (values first, then trailing rows) to a few times the response budget: no more can reach the
+    agent, and the parent then shapes them in milliseconds whatever their shape."""
+    as_objects = [dict(zip(columns, row, strict=True)) for row in rows]
+    fitted, cut = fit_rows(as_objects, lambda r: {"results": r}, REPLY_BUDGET_BYTES)
+    if rows and not fitted:
+        raise QueryFailed("結果の 1 行が大きすぎて返せません。SELECT する列を絞ってください。")
+    return [list(row.values()) for row in fitted], cut
+
+
+def _fetch(con: duckdb.DuckDBPyConnection, bounded: str, most: int) -> tuple[list[str], list[Any]]:
+    """The columns and at most `most` rows of `bounded`, every date and time exactly as DuckDB holds it.
+
+    Python's types change some: nanoseconds are cut to microseconds, a month interval becomes 30 days, map keys
+    that become equal collapse, a time zone needs pytz, and ±infinity becomes the largest or smallest date. Columns of
+    such types come back as DuckDB's own text; a plain DATE or TIMESTAMP column stays a date unless a value reached
+    Python's limit (infinity, or the year 9999), and the query is then read again with its dates as text.
+    """
+    cursor = con.execute(bounded)
+    description = cursor.description or []
+    # SELECT * over the subquery makes repeated names unique (x, x_1), so no value is lost in the objects.
+    columns = [d[0] for d in description]
+    types = [str(d[1]).upper() for d in description]
+    if any(_as_text(t) for t in types):
+        cursor = con.execute(_json_friendly(bounded, types, columns))
+    # fetchmany: whatever the text did to the LIMIT, no more rows than that are ever materialised here.
+    rows = cursor.fetchmany(most)
+    if any(value in _PYTHON_LIMITS for row in rows for value in row):
+        rows = con.execute(_json_friendly(bounded, types, columns, every_date=True)).fetchmany(most)
+    return columns, rows
+
+
+def _as_text(type_name: str) -> bool:
+    """Whether values of this type come back as DuckDB's text: a date or time Python cannot hold (nanoseconds, a
+    month interval, a time zone, one nested in a list or struct), and the types whose Python form changes values or
+    drops them: a MAP keyed by anything but text (keys 1 and true, or two values of a UNION, collapse into one; keys
+    are spelled as Python spells them), a VARIANT or UNION (whatever they hold), a GEOMETRY (as hex of its bytes).
+
+    >>> [_as_text(t) for t in ("DATE", "TIMESTAMP_NS", "DATE[]", "MAP(INTEGER, VARCHAR)", "MAP(VARCHAR, BIGINT)")]
+    [False, True, True, True, False]
+    """
+    return bool(_ALWAYS_TEXT.search(type_name)) or (
+        bool(_TEMPORAL.search(type_name)) and not _PLAIN_DATE.fullmatch(type_name)
+    )
+
+
+def _json_friendly(bounded: str, types: list[str], columns: list[str], every_date: bool = False) -> str:
+    """Cast the columns of a date or time type Python cannot hold (or, `every_date`, of any) to DuckDB's text.
+
+    >>> _json_friendly("SELECT 1", ["TIMESTAMP WITH TIME ZONE", "INTEGER", "DATE"], ["t", "x", "d"])
+    'SELECT CAST(#1 AS VARCHAR) AS "t", #2 AS "x", #3 AS "d" FROM (SELECT 1)'
+    """
+
+    def text(type_name: str) -> bool:
+        return _as_text(type_name) or (every_date and bool(_TEMPORAL.search(type_name)))
+
+    projection = [
+        f"CAST(#{i} AS VARCHAR) AS {quote_identifier(name)}" if text(t) else f"#{i} AS {quote_identifier(name)}"
+        for i, (t, name) in enumerate(zip(types, columns, strict=True), start=1)
+    ]
+    return f"SELECT {', '.join(projection)} FROM ({bounded})"
