@@ -40,14 +40,14 @@ typecheck: setup
 demo: setup
 	$(PY) scripts/demo.py
 
-# A local MCP server over stdio (README, "Local MCP server"). Its stdout is the protocol: setup's output goes to
+# A local MCP server over stdio (docs/doors.md, "Local MCP server"). Its stdout is the protocol: setup's output goes to
 # stderr and nothing is echoed. An MCP client runs `make -s -C <repo> mcp`: without -s, make's own "Entering
 # directory" line would reach the client.
 mcp:
 	@$(MAKE) --no-print-directory setup >&2
 	@$(PY) scripts/mcp_server.py
 
-# Talk to the deployed agent (README, "make chat"), found from the outputs of the stack STACK, each tool call printed
+# Talk to the deployed agent (docs/deployment.md, "make chat"), found from the outputs of the stack STACK, each tool call printed
 # as it happens. Q="..." asks one question and fails when a tool call failed: the smoke test after `sam deploy`.
 # STACK and Q reach the script as the shell's variables, so no quote in a question can break the command.
 chat: setup

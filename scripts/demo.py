@@ -31,7 +31,7 @@ from tooling.local import (
     serve_s3,
 )
 
-from search_core.catalogue import ACTION_GROUPS
+from search_core.catalogue import ACTION_GROUPS, CaseLaw
 
 BUCKET = "concierge-demo"
 
@@ -148,7 +148,7 @@ def main() -> None:
                     started = time.perf_counter()
                     response = function.lambda_handler(event, context)
                     show(path.stem, event, response, (time.perf_counter() - started) * 1000)
-                if function_name == "search_cases":
+                if isinstance(ACTION_GROUPS[function_name].kind, CaseLaw):
                     print("━" * 100 + "\n■ 長い判決を最後まで読む（next_offset をたどる）")
                     read_to_the_end(function, context)
             finally:

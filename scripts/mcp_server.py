@@ -1,4 +1,4 @@
-"""make mcp: a local MCP server over stdio with every tool of every function (tooling/mcp_local.py).
+"""make mcp: a local MCP server over stdio with every tool of every function (local_mcp/server.py).
 
 .venv/bin/python scripts/mcp_server.py     # the bundled sample data; EVENTS_URI=s3://... etc. for your own
 """
@@ -17,7 +17,7 @@ os.environ.setdefault("POWERTOOLS_LOG_LEVEL", "WARNING")
 os.environ.setdefault("POWERTOOLS_METRICS_NAMESPACE", "BedrockAgentSearchLocal")
 
 import anyio
-from tooling.mcp_local import serve_stdio
+from local_mcp.server import serve_stdio
 
 if __name__ == "__main__":
     # Ctrl-C ends the server at once: the thread reading stdin cannot be interrupted, so a KeyboardInterrupt would wait

@@ -1,4 +1,4 @@
-"""The figures in RELIABILITY.md: the attack corpus per category, runaway queries, and a sustained load run.
+"""The figures in docs/security.md: the attack corpus per category, runaway queries, and a sustained load run.
 
     .venv/bin/python scripts/reliability.py [--calls 3000]
 

@@ -11,6 +11,7 @@ from typing import Any
 
 import boto3
 import pytest
+from local_mcp.server import stdio_client
 from moto import mock_aws
 from tooling.doors import DOORS, AgentDoor, Door, GatewayDoor, McpDoor
 from tooling.local import (
@@ -23,7 +24,6 @@ from tooling.local import (
     sql_event,
     status_of,
 )
-from tooling.mcp_local import stdio_client
 from tooling.publish import publish_catalogue
 
 os.environ.setdefault("POWERTOOLS_TRACE_DISABLED", "1")

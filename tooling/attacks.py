@@ -10,22 +10,21 @@ from typing import Any
 from tooling.doors import Door, reply_of
 from tooling.local import ROOT, LambdaContext, sql_event
 
-from search_core.catalogue import ACTION_GROUPS
+from search_core.catalogue import SQL_TABLES
 
 CORPUS: list[dict[str, Any]] = [
     json.loads(line) for line in (ROOT / "tests" / "attacks" / "sql.jsonl").open(encoding="utf-8") if line.strip()
 ]
 # What {table}, {file} and {column} stand for in each SQL function of the catalogue, and its two tools.
 TARGETS = {
-    group.name: {
-        "table": group.spec.table,
-        "file": group.spec.file_name,
-        "column": group.spec.columns[0].name,
-        "search": group.spec.search_operation,
-        "profile": group.spec.profile_operation,
+    name: {
+        "table": spec.table,
+        "file": spec.file_name,
+        "column": spec.columns[0].name,
+        "search": spec.search_operation,
+        "profile": spec.profile_operation,
     }
-    for group in ACTION_GROUPS.values()
-    if group.spec is not None
+    for name, spec in SQL_TABLES.items()
 }
 _ABORTED = ("中断しました", "強制終了しました", "異常終了しました")
 

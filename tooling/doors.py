@@ -14,8 +14,8 @@ from dataclasses import dataclass
 from types import ModuleType
 from typing import Any, Protocol
 
+from local_mcp.server import StdioClient
 from tooling.local import LambdaContext, body_of, gateway_context, load_event, status_of
-from tooling.mcp_local import StdioClient
 
 from search_core.doors.gateway import action_event
 

@@ -134,10 +134,9 @@ def profile_event(group: str, column: str | None = None) -> dict[str, Any]:
 
 def _sql_group_event(group: str, operation: str) -> dict[str, Any]:
     """The real event sent to `/<dataset>/<operation>` of SQL action group `group`."""
-    from search_core.catalogue import ACTION_GROUPS
+    from search_core.catalogue import SQL_TABLES
 
-    spec = ACTION_GROUPS[group].spec
-    assert spec is not None, f"{group} is not a SQL action group"
+    spec = SQL_TABLES[group]
     event = load_event("search_events/free_events.json")
     event.update(actionGroup=group, apiPath=f"/{spec.name}/{operation}")
     return event

@@ -9,7 +9,8 @@ from pathlib import Path
 
 from tooling import DATA_DIR
 
-from search_core.catalogue import ACTION_GROUPS, ActionGroup
+from search_core.catalogue import ACTION_GROUPS, ActionGroup, CaseLaw, SqlTable
+from search_core.datasets.spec import DatasetSpec
 from search_core.kinds.case_law.prepare import prepare
 from search_core.kinds.sql_table.publish import prepare_upload, upload
 from search_core.storage import s3
@@ -29,17 +30,27 @@ def publish_catalogue(bucket: str, prefix: str = "data/", sources: Mapping[str, 
 
 
 def _prepare(group: ActionGroup, source: Path | None, work: Path) -> Callable[[str, str], str]:
-    """Check and prepare `group`'s data now; return what uploads it and says what it did."""
+    """Check and prepare `group`'s data now, as its kind publishes it; return what uploads it and says what it did."""
     source = source or DATA_DIR / group.data_file
-    if group.spec is not None:
-        ready = prepare_upload(group.spec, source, work)
+    match group.kind:
+        case SqlTable(spec):
+            return _prepare_table(group, spec, source, work)
+        case CaseLaw():
+            return _prepare_cases(group, source, work)
 
-        def upload_table(bucket: str, prefix: str) -> str:
-            done = upload(ready, bucket, prefix + group.data_file)
-            return (f"{group.data}: {done.prepared.rows:,} rows checked; s3://{bucket}/{done.csv_key} and "
-                    f"s3://{bucket}/{done.prepared_key} ({done.prepared.bytes:,} bytes)")  # fmt: skip
 
-        return upload_table
+def _prepare_table(group: ActionGroup, spec: DatasetSpec, source: Path, work: Path) -> Callable[[str, str], str]:
+    ready = prepare_upload(spec, source, work)
+
+    def upload_table(bucket: str, prefix: str) -> str:
+        done = upload(ready, bucket, prefix + group.data_file)
+        return (f"{group.data}: {done.prepared.rows:,} rows checked; s3://{bucket}/{done.csv_key} and "
+                f"s3://{bucket}/{done.prepared_key} ({done.prepared.bytes:,} bytes)")  # fmt: skip
+
+    return upload_table
+
+
+def _prepare_cases(group: ActionGroup, source: Path, work: Path) -> Callable[[str, str], str]:
     published = group.published_file or group.data_file
     stats = prepare(source, work / published)
 

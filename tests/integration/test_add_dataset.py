@@ -1,4 +1,4 @@
-"""The README's walk-through, "Add your own dataset", done on a copy of the repository: one spec file and one
+"""The walk-through "Add your own dataset" (docs/datasets.md), done on a copy of the repository: one spec file and one
 catalogue entry (plus the CSV) are all a new action group takes; `make schema` writes the rest, and the new function
 answers a real Bedrock event from data published as `make upload-data` publishes it."""
 
@@ -103,7 +103,7 @@ def run(copy: Path, *args: str) -> str:
 
 @pytest.fixture(scope="module")
 def added(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, set[str]]:
-    """A copy of the repository with the parks dataset added as the README says; the files that changed."""
+    """A copy of the repository with the parks dataset added as docs/datasets.md says; the files that changed."""
     copy = tmp_path_factory.mktemp("repo")
     ignore = shutil.ignore_patterns("__pycache__", "*.pyc")
     shutil.copytree(ROOT / "layers" / "shared" / "python", copy / "layers" / "shared" / "python", ignore=ignore)

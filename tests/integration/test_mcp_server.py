@@ -1,5 +1,5 @@
-"""`make mcp`, as an MCP client runs it (README's configuration): the SDK's client lists every tool of every function
-and calls each, and nothing but the protocol reaches the server's stdout."""
+"""`make mcp`, as an MCP client runs it (configured as docs/doors.md says): the SDK's client lists every tool of every
+function and calls each, and nothing but the protocol reaches the server's stdout."""
 
 from __future__ import annotations
 
@@ -17,10 +17,10 @@ from typing import IO, Any
 
 import pytest
 from anyio.from_thread import start_blocking_portal
+from local_mcp.server import MAX_LINE_BYTES, MAX_NESTING, SCRIPT, StdioClient, stdio_client
 from mcp import Client
 from mcp.client.stdio import StdioServerParameters
 from tooling.local import ROOT, example_arguments
-from tooling.mcp_local import MAX_LINE_BYTES, MAX_NESTING, SCRIPT, StdioClient, stdio_client
 from tooling.template import generated
 
 from search_core.catalogue import ACTION_GROUPS
@@ -37,7 +37,7 @@ def tools() -> dict[str, tuple[str, Tool]]:
 
 @pytest.fixture(scope="module")
 def client(tmp_path_factory: pytest.TempPathFactory) -> Iterator[StdioClient]:
-    """The SDK's client of `make -s -C <repo> mcp`, exactly as README configures an MCP client."""
+    """The SDK's client of `make -s -C <repo> mcp`, exactly as docs/doors.md configures an MCP client."""
     env = {"PATH": os.environ["PATH"], "DATA_CACHE_DIR": str(tmp_path_factory.mktemp("cache"))}
     server = StdioServerParameters(command="make", args=["-s", "-C", str(ROOT), "mcp"], env=env, cwd="/")
     with start_blocking_portal() as portal, portal.wrap_async_context_manager(Client(server)) as connected:

@@ -17,7 +17,7 @@ from jsonschema import Draft7Validator
 from tooling.doors import Door, GatewayDoor, reply_of
 from tooling.template import generated_schema
 
-from search_core.catalogue import ACTION_GROUPS
+from search_core.catalogue import ACTION_GROUPS, SQL_TABLES
 from search_core.doors.responses import response_bytes
 from search_core.doors.tools import tools_of
 from search_core.engine.budget import BUDGET_BYTES
@@ -26,8 +26,8 @@ from tests.conftest import LambdaContext, load_event, sample_functions, serving
 # The examples run against the bundled sample data; CI can raise the counts with HYPOTHESIS_EXAMPLES.
 EXAMPLES = int(os.environ.get("HYPOTHESIS_EXAMPLES", "300"))
 # Every SQL action group of the catalogue, each from its generated example event.
-SQL_FUNCTIONS = {name: f"{name}/example.json" for name, group in ACTION_GROUPS.items() if group.spec is not None}
-FUNCTIONS = {**SQL_FUNCTIONS, "search_cases": "search_cases/search_damages.json"}
+FUNCTIONS = {name: group.example_event for name, group in ACTION_GROUPS.items()}
+SQL_FUNCTIONS = {name: FUNCTIONS[name] for name in SQL_TABLES}
 SQL_TOKENS = [
     "SELECT", "FROM", "WHERE", "events", "stores", "'events.csv'", '"stores.csv"', "*", "count(*)", "LIMIT", "ORDER BY",
     "GROUP BY", ";", "--", "/*", "*/", "(", ")", "'", '"', "UNION", "WITH", "x AS", "read_text('/etc/passwd')",
@@ -220,7 +220,7 @@ def assert_well_formed_result(published: dict[str, Any], name: str, tool: str, r
 def test_random_sql_never_breaks_the_tool_result(
     tool_door: Door, published: dict[str, Any], name: str, sql: str
 ) -> None:
-    tool = ACTION_GROUPS[name].spec.search_operation  # type: ignore[union-attr]
+    tool = SQL_TABLES[name].search_operation
     assert_well_formed_result(published, name, tool, tool_door.call(name, tool, {"sql_query": sql}))
 
 

@@ -11,7 +11,7 @@ from typing import Annotated
 
 from aws_lambda_powertools.event_handler.openapi.params import Body, Query
 
-from search_core.catalogue import ACTION_GROUPS
+from search_core.catalogue import SQL_TABLES
 from search_core.doors.bedrock import ActionGroupFunction, create_app, responses
 from search_core.doors.responses import body_budget
 from search_core.kinds.sql_table.profile import DatasetProfile
@@ -20,9 +20,9 @@ from search_core.kinds.sql_table.search import SqlSearch, SqlSearchResponse
 
 def sql_function(name: str) -> ActionGroupFunction:
     """The resolver and handler of action group `name`, e.g. search_events: POST /events/search, searchEvents."""
-    spec = ACTION_GROUPS[name].spec
-    if spec is None:
+    if name not in SQL_TABLES:
         raise ValueError(f"{name} is not a SQL action group")
+    spec = SQL_TABLES[name]
     app = create_app()
     search = SqlSearch(spec)
 

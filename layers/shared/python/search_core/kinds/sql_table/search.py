@@ -10,6 +10,7 @@ from typing import Any
 from pydantic import BaseModel, Field
 
 from search_core.advice.hints import ClockNote
+from search_core.catalogue import PREPARED_SUFFIX
 from search_core.datasets.clock import jst_now_text
 from search_core.datasets.spec import DatasetSpec
 from search_core.doors.responses import absent_when_none
@@ -26,7 +27,6 @@ from search_core.worker.client import QueryWorker, WorkerLauncher
 from search_core.worker.result import QueryResult
 
 # A dataset's prepared DuckDB file is published beside its CSV: data/events.csv.duckdb (make upload-data).
-PREPARED_SUFFIX = ".duckdb"
 
 
 def prepared_form(spec: TableSpec) -> PreparedForm:

@@ -182,7 +182,7 @@ def mcp_server(tools: LocalTools) -> Server[Any]:
 
     async def call_tool(_: Any, params: types.CallToolRequestParams) -> types.CallToolResult:
         result = await tools.call(params.name, params.arguments or {})
-        content = [types.TextContent(text=block["text"]) for block in result["content"]]
+        content: list[types.ContentBlock] = [types.TextContent(text=block["text"]) for block in result["content"]]
         return types.CallToolResult(content=content, is_error=result["isError"])
 
     return Server(SERVER_NAME, version=version(PACKAGE), on_list_tools=list_tools, on_call_tool=call_tool)
