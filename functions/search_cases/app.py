@@ -8,8 +8,7 @@ from typing import Annotated, Literal
 
 from aws_lambda_powertools.event_handler.openapi.params import Body, Query
 
-from search_core.doors.bedrock import ActionGroupFunction, create_app, responses
-from search_core.doors.responses import body_budget
+from search_core.doors.bedrock import ActionGroupFunction, body_budget_of, create_app, responses
 from search_core.kinds.case_law import search as spec
 from search_core.kinds.case_law.search import CasePassagesResponse, CaseSearch, CaseSearchResponse, CaseTextResponse
 
@@ -38,7 +37,7 @@ def search_cases(
     date_to: Annotated[date | None, Body(embed=True, description=spec.DATE_TO_DESCRIPTION)] = None,
     sort: Annotated[Literal["newest", "relevance"], Body(embed=True, description=spec.SORT_DESCRIPTION)] = "newest",
 ) -> CaseSearchResponse:
-    budget = body_budget(app.current_event.raw_event)
+    budget = body_budget_of(app)
     return cases.search(keywords, budget, court=court, limit=limit, date_from=date_from, date_to=date_to, sort=sort)
 
 
@@ -52,7 +51,7 @@ def read_case_text(
     doc_id: DocId,
     offset: Annotated[int, Query(ge=0, description=spec.OFFSET_DESCRIPTION)] = 0,
 ) -> CaseTextResponse:
-    return cases.text(doc_id, offset, body_budget(app.current_event.raw_event))
+    return cases.text(doc_id, offset, body_budget_of(app))
 
 
 @app.get(
@@ -68,7 +67,7 @@ def find_in_case(
         int, Query(ge=1, le=spec.MAX_LIMIT, description=spec.PASSAGES_LIMIT_DESCRIPTION)
     ] = spec.DEFAULT_LIMIT,
 ) -> CasePassagesResponse:
-    return cases.passages(doc_id, keywords, limit, body_budget(app.current_event.raw_event))
+    return cases.passages(doc_id, keywords, limit, body_budget_of(app))
 
 
 function = ActionGroupFunction(app, cases)

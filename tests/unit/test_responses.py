@@ -37,12 +37,12 @@ def test_embedded_size_counts_the_second_escaping() -> None:
 
 def test_small_results_are_untouched() -> None:
     rows = [{"event_name": "朝ヨガ"}]
-    assert fit_rows(rows, make_body, body_budget(REQUEST)) == (rows, False)
+    assert fit_rows(rows, make_body, body_budget(echo_of(REQUEST))) == (rows, False)
 
 
 def test_long_values_are_cut_with_a_marker_and_all_rows_kept() -> None:
     rows = [{"name": f"店{i}", "description": "説明" * 5000} for i in range(10)]
-    fitted, cut = fit_rows(rows, make_body, body_budget(REQUEST))
+    fitted, cut = fit_rows(rows, make_body, body_budget(echo_of(REQUEST)))
     assert cut
     assert [r["name"] for r in fitted] == [r["name"] for r in rows]
     assert all(r["description"].endswith(TRUNCATION_MARKER) for r in fitted)
@@ -51,7 +51,7 @@ def test_long_values_are_cut_with_a_marker_and_all_rows_kept() -> None:
 
 def test_short_values_are_not_cut_when_only_one_is_long() -> None:
     rows = [{"short": "ちいさい", "long": "長" * 40_000}]
-    fitted, cut = fit_rows(rows, make_body, body_budget(REQUEST))
+    fitted, cut = fit_rows(rows, make_body, body_budget(echo_of(REQUEST)))
     assert cut
     assert fitted[0]["short"] == "ちいさい"
     assert fitted[0]["long"].endswith(TRUNCATION_MARKER)
@@ -59,7 +59,7 @@ def test_short_values_are_not_cut_when_only_one_is_long() -> None:
 
 def test_rows_are_dropped_only_when_clipping_is_not_enough() -> None:
     rows = [{f"c{j}": "値" * 100 for j in range(100)} for _ in range(10)]
-    fitted, cut = fit_rows(rows, make_body, body_budget(REQUEST))
+    fitted, cut = fit_rows(rows, make_body, body_budget(echo_of(REQUEST)))
     assert cut
     assert 0 < len(fitted) < len(rows)
     assert full_response_size(fitted) <= BUDGET_BYTES
@@ -67,21 +67,21 @@ def test_rows_are_dropped_only_when_clipping_is_not_enough() -> None:
 
 def test_nested_values_are_clipped_too() -> None:
     rows = [{"list": ["x" * 30_000], "struct": {"k": "y" * 30_000}}]
-    fitted, _ = fit_rows(rows, make_body, body_budget(REQUEST))
+    fitted, _ = fit_rows(rows, make_body, body_budget(echo_of(REQUEST)))
     assert full_response_size(fitted) <= BUDGET_BYTES
     assert fitted[0]["list"][0].endswith(TRUNCATION_MARKER)
 
 
 def test_large_session_attributes_shrink_the_budget() -> None:
     heavy = {**REQUEST, "sessionAttributes": {"history": "履歴" * 1200}}
-    assert body_budget(heavy) < body_budget(REQUEST) - 7_000
+    assert body_budget(echo_of(heavy)) < body_budget(echo_of(REQUEST)) - 7_000
 
 
 @pytest.mark.parametrize("field", ["sessionAttributes", "promptSessionAttributes"])
 def test_attributes_over_the_echo_budget_are_not_echoed_and_leave_the_budget(field: str) -> None:
     oversized = {**REQUEST, field: {"history": "あ" * 9_000}}
     assert field not in echo_of(oversized)
-    assert body_budget(oversized) >= BUDGET_BYTES - ECHO_BUDGET_BYTES
+    assert body_budget(echo_of(oversized)) >= BUDGET_BYTES - ECHO_BUDGET_BYTES
 
 
 def test_envelope_echoes_session_attributes() -> None:

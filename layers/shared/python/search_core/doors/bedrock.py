@@ -18,7 +18,7 @@ from pydantic import BaseModel, Field, ValidationError
 
 from search_core.doors.gateway import ToolCallRejected, action_event, called_tool, gateway_ids, tool_error, tool_result
 from search_core.doors.openapi import document_of
-from search_core.doors.responses import echo_of, encodable, envelope, utf8_size
+from search_core.doors.responses import body_budget, echo_of, encodable, envelope, utf8_size
 from search_core.doors.tools import Tool, tools_of
 from search_core.doors.validation import describe_errors
 from search_core.engine.budget import BUDGET_BYTES, dumps_body
@@ -27,6 +27,7 @@ from search_core.errors import SearchError
 from search_core.observability import logger, metrics, tracer
 
 _MAX_ERROR_CHARS = 1_000
+_BODY_BUDGET = "body_budget"
 _INTERNAL_ERROR = "内部エラーが発生しました。時間をおいて再試行してください。"
 _UNENCODABLE = (
     "リクエストに UTF-8 で表せない文字（対になっていないサロゲートなど）が含まれています。文字列を確認してください。"
@@ -189,6 +190,9 @@ def serve(app: BedrockAgentResolver, event: Any, context: LambdaContext) -> dict
     logger.append_keys(
         sessionId=(request.sessionId or "")[:200], actionGroup=echo.get("actionGroup"), apiPath=echo.get("apiPath")
     )
+    # The body's room is worked out here, once per call, from the echo the response will carry; the routes read it
+    # with `body_budget_of(app)` (Powertools clears the context after each resolve).
+    app.context[_BODY_BUDGET] = body_budget(echo)
     try:
         resolved = app.resolve(raw, context)
         response = envelope(echo, resolved["response"]["httpStatusCode"], _body_of(resolved))
@@ -196,6 +200,11 @@ def serve(app: BedrockAgentResolver, event: Any, context: LambdaContext) -> dict
         logger.exception("resolver failed")
         response = envelope(echo, 500, dumps_body({"error": _INTERNAL_ERROR}))
     return _within_budget(response, echo)
+
+
+def body_budget_of(app: BedrockAgentResolver) -> int:
+    """How many bytes the body of the answer being served may take (set by `serve` for this call)."""
+    return int(app.context[_BODY_BUDGET])
 
 
 def _body_of(resolved: dict[str, Any]) -> str:

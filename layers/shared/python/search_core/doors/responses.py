@@ -87,6 +87,7 @@ def envelope(request: dict[str, Any], status: int, body: str) -> dict[str, Any]:
     }
 
 
-def body_budget(request: dict[str, Any]) -> int:
-    """How many bytes the serialized body may take, once embedded, in the response to the event `request`."""
-    return BUDGET_BYTES - response_bytes(envelope(echo_of(request), 200, "")) - _ENVELOPE_SLACK
+def body_budget(echo: dict[str, Any]) -> int:
+    """How many bytes the serialized body may take, once embedded, in a response echoing `echo` (an `echo_of` the
+    event)."""
+    return BUDGET_BYTES - response_bytes(envelope(echo, 200, "")) - _ENVELOPE_SLACK

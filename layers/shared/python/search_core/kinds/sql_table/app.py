@@ -12,8 +12,7 @@ from typing import Annotated
 from aws_lambda_powertools.event_handler.openapi.params import Body, Query
 
 from search_core.catalogue import SQL_TABLES
-from search_core.doors.bedrock import ActionGroupFunction, create_app, responses
-from search_core.doors.responses import body_budget
+from search_core.doors.bedrock import ActionGroupFunction, body_budget_of, create_app, responses
 from search_core.kinds.sql_table.profile import DatasetProfile
 from search_core.kinds.sql_table.search import SqlSearch, SqlSearchResponse
 
@@ -29,12 +28,12 @@ def sql_function(name: str) -> ActionGroupFunction:
     def search_dataset(
         sql_query: Annotated[str, Body(embed=True, description=spec.sql_query_description())],
     ) -> SqlSearchResponse:
-        return search.search(sql_query, body_budget(app.current_event.raw_event))
+        return search.search(sql_query, body_budget_of(app))
 
     def profile_dataset(
         column: Annotated[str | None, Query(description=spec.profile_column_description(), max_length=200)] = None,
     ) -> DatasetProfile:
-        return search.describe(column, body_budget(app.current_event.raw_event))
+        return search.describe(column, body_budget_of(app))
 
     app.post(
         f"/{spec.name}/search",
