@@ -40,21 +40,46 @@ _SHOWN_CHARS = 100
 RowsPassing = Callable[[Condition], int | None]
 
 
+def _is_none(value: Any) -> bool:
+    return value is None
+
+
+def _described(description: str) -> Any:
+    """A field the agent reads, with its description in the answer's schema. (A function, not `field` itself: the
+    hint has a field called `field`.)"""
+    return field(metadata={"description": description})
+
+
+def _absent_when_none(description: str | None = None) -> Any:
+    """A field left out of the answer when it has no value: the agent pays for every byte it reads. Pydantic reads
+    the description and `exclude_if` from the metadata when the answer is built."""
+    return field(default=None, metadata={"description": description, "exclude_if": _is_none})
+
+
+# What one tested field holds: the one type of a hint, from the worker that finds it, across the process boundary,
+# to the answer the agent reads, whose schema pydantic makes from the fields' descriptions. (No docstring: it would
+# become the schema's description, in every payload.)
 @dataclass(frozen=True)
 class ValueHint:
-    field: str
-    condition: str
-    values: list[str]
-    distinct: int
-    matched: bool | None = None
-    matching_rows: int | None = None
-    note: str | None = None
-    minimum: str | None = None
-    maximum: str | None = None
-    missing: int | None = None
+    field: str = _described("条件で調べた列（JSON のキーは 列->>'キー'）")
+    condition: str = _described("クエリの条件（送った SQL のまま）")
+    values: list[str] = _described("その列に実際にある値。条件の値に近いものが先、次に多いもの")  # noqa: RUF009 (a field())
+    distinct: int = _described("その列の値の種類数（概数）")
+    matched: bool | None = _absent_when_none(
+        "この条件だけで合う行があれば true、なければ false（0 件の原因）。データで数えた結果。数えられなければ省略"
+    )
+    matching_rows: int | None = _absent_when_none("この条件だけを満たす行数")
+    note: str | None = _absent_when_none()
+    minimum: str | None = _absent_when_none("日付・数値の列: データの最小値")
+    maximum: str | None = _absent_when_none("日付・数値の列: データの最大値")
+    missing: int | None = _absent_when_none("日付・数値の列: 値のない行の数")
 
     def to_dict(self) -> dict[str, Any]:
         return {k: v for k, v in asdict(self).items() if v is not None}
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> ValueHint:
+        return cls(**data)
 
 
 @dataclass(frozen=True)

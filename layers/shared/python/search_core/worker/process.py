@@ -139,7 +139,7 @@ class _Session:
         if empty:
             remaining = self.limits.interrupt_seconds - (time.monotonic() - started)
             why = self.insight.empty_answer(request.sql, remaining)
-            yield Hinted([hint.to_dict() for hint in why.hints], why.clock, why.where_rows)
+            yield Hinted(why.hints, why.clock, why.where_rows)
 
 
 def _open_session(boot: Boot, replies: IO[bytes]) -> _Session | None:

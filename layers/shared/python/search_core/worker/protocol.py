@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from enum import Enum
 from typing import Any, ClassVar
 
-from search_core.advice.hints import ClockNote
+from search_core.advice.hints import ClockNote, ValueHint
 from search_core.advice.profile import TableProfile
 from search_core.engine.limits import QueryLimits
 from search_core.engine.table import TableSpec
@@ -68,11 +68,11 @@ class Rows:
 
 @dataclass(frozen=True)
 class Hinted:
-    """Why an answer had no rows (sql/hints.py): what the tested fields hold, as plain dictionaries, and the clock's
-    part in it when a condition reads the clock."""
+    """Why an answer had no rows (advice/hints.py): what the tested fields hold, and the clock's part in it when a
+    condition reads the clock."""
 
     tag: ClassVar[str] = "hinted"
-    hints: list[dict[str, Any]] = field(default_factory=list)
+    hints: list[ValueHint] = field(default_factory=list)
     clock: ClockNote | None = None
     where_rows: int | None = None
 
@@ -164,7 +164,7 @@ def decode_reply(line: bytes | str) -> Reply:
         return Rows(data["columns"], data["rows"], bool(data["truncated"]), bool(data.get("hints_follow")))
     if kind == Hinted.tag:
         clock = ClockNote.from_dict(data["clock"]) if data.get("clock") else None
-        return Hinted(data["hints"], clock, data.get("where_rows"))
+        return Hinted([ValueHint.from_dict(hint) for hint in data["hints"]], clock, data.get("where_rows"))
     if kind == Profiled.tag:
         return Profiled(TableProfile.from_dict(data["profile"]))
     if kind == Failure.tag:
@@ -188,5 +188,5 @@ def _fields(message: Request | Reply) -> dict[str, Any]:
         return {"profile": message.profile.to_dict()}
     if isinstance(message, Hinted):
         clock = message.clock.to_dict() if message.clock else None
-        return {"hints": message.hints, "clock": clock, "where_rows": message.where_rows}
+        return {"hints": [hint.to_dict() for hint in message.hints], "clock": clock, "where_rows": message.where_rows}
     return dict(vars(message))

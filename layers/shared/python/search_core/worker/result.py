@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from search_core.advice.hints import ClockNote
+from search_core.advice.hints import ClockNote, ValueHint
 
 
 @dataclass
@@ -13,6 +13,6 @@ class QueryResult:
     columns: list[str]
     rows: list[list[Any]]
     truncated: bool = False
-    hints: list[dict[str, Any]] = field(default_factory=list)
+    hints: list[ValueHint] = field(default_factory=list)
     clock: ClockNote | None = None
     where_rows: int | None = None

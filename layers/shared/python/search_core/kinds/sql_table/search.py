@@ -9,7 +9,7 @@ from typing import Any
 
 from pydantic import BaseModel, Field
 
-from search_core.advice.hints import ClockNote
+from search_core.advice.hints import ClockNote, ValueHint
 from search_core.catalogue import PREPARED_SUFFIX
 from search_core.datasets.clock import jst_now_text
 from search_core.datasets.spec import DatasetSpec
@@ -40,21 +40,6 @@ _TRUNCATED_MESSAGE = (
     f"最初の {MAX_ROWS} 行だけです（または長い値を切りました）。全件数は count(*) で、続きは一意な ORDER BY を付けて"
     f" OFFSET {MAX_ROWS} で取得できます。"
 )
-
-
-class ValueHint(BaseModel):
-    field: str = Field(description="条件で調べた列（JSON のキーは 列->>'キー'）")
-    condition: str = Field(description="クエリの条件（送った SQL のまま）")
-    values: list[str] = Field(description="その列に実際にある値。条件の値に近いものが先、次に多いもの")
-    distinct: int = Field(description="その列の値の種類数（概数）")
-    matched: bool | None = absent_when_none(
-        "この条件だけで合う行があれば true、なければ false（0 件の原因）。データで数えた結果。数えられなければ省略"
-    )
-    matching_rows: int | None = absent_when_none("この条件だけを満たす行数")
-    note: str | None = absent_when_none()
-    minimum: str | None = absent_when_none("日付・数値の列: データの最小値")
-    maximum: str | None = absent_when_none("日付・数値の列: データの最大値")
-    missing: int | None = absent_when_none("日付・数値の列: 値のない行の数")
 
 
 class SqlSearchResponse(BaseModel):
@@ -161,7 +146,7 @@ class SqlSearch:
         """No rows: say so, and, where the worker found them, what the tested fields hold, how many rows pass each
         condition alone, and the clock's part (bounded there). Advice to rewrite a condition is given only where a
         condition finds nothing, or whether it does is not known."""
-        hints = [ValueHint.model_validate(hint) for hint in result.hints]
+        hints = result.hints
         message = self.spec.no_results_message + "。"
         if result.clock is not None:
             message += _clock_text(result.clock)
