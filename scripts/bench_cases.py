@@ -37,8 +37,8 @@ from tooling.local import LAYER, ROOT
 from search_core.kinds.case_law.index import relevance
 from search_core.kinds.case_law.models import CaseQuery
 from search_core.kinds.case_law.prepare import FORMAT_VERSION
-from search_core.kinds.case_law.query import DateSpan, Term, literal_parts
 from search_core.kinds.case_law.search import case_query
+from search_core.kinds.case_law.terms import DateSpan, Phrase, Term
 
 BUILD = ROOT / "build" / "bench"
 LIMIT = 5
@@ -178,7 +178,7 @@ def reference(raw: Path) -> Path:
 def _term_condition(term: Term) -> tuple[str, list[object]]:
     """SQL that holds for every decision the term can match (the exact test follows in Python): its literal parts,
     or for a date also the decisions of those days."""
-    parts: list[object] = list(literal_parts(term))
+    parts: list[object] = list(term.pieces)
     holding = " AND ".join(["contains(text, ?)"] * len(parts))
     if isinstance(term, DateSpan):
         return f"({holding} OR date BETWEEN ? AND ?)", [*parts, term.first, term.last]
@@ -192,9 +192,9 @@ def _prefilter(query: CaseQuery) -> tuple[str, list[object]]:
         conditions.append("(" + " OR ".join(f"({sql})" for sql, _ in either) + ")")
         parameters += [p for _, ps in either for p in ps]
     for term in query.expression.excluded:
-        if isinstance(term, str):
+        if isinstance(term, Phrase):  # a decision holding its text is excluded whatever else it holds
             conditions.append("NOT contains(text, ?)")
-            parameters.append(term)
+            parameters.append(term.text)
     if query.court:
         conditions.append("(contains(court_canonical, ?) OR contains(court, ?))")
         parameters += [query.court, query.court_as_written]

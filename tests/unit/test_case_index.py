@@ -12,7 +12,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from search_core.kinds.case_law.citations import citation
+from search_core.kinds.case_law.citations import Citation
 from search_core.kinds.case_law.courts import canonical_court
 from search_core.kinds.case_law.database import open_cases
 from search_core.kinds.case_law.dates import date_span, parse_decision_date
@@ -22,6 +22,7 @@ from search_core.kinds.case_law.normalize import normalize, split_keywords
 from search_core.kinds.case_law.prepare import search_text
 from search_core.kinds.case_law.query import Expression, parse
 from search_core.kinds.case_law.source import read_decisions
+from search_core.kinds.case_law.terms import Phrase
 from search_core.storage.cache import LocalCopy
 from tests.conftest import DATA_DIR, TEST_LIMITS
 
@@ -163,7 +164,7 @@ def test_results_equal_the_exact_and_of_substrings(index: CaseIndex, words: list
     keywords = split_keywords(" ".join(words))
     if not keywords:
         return
-    matches = index.search(CaseQuery(Expression(tuple((k,) for k in keywords)), 20))
+    matches = index.search(CaseQuery(Expression(tuple((Phrase(k),) for k in keywords)), 20))
     assert sorted(d.doc_id for d in matches.decisions) == brute_force(keywords)
     assert (matches.total, matches.total_exact) == (len(brute_force(keywords)), True)
 
@@ -194,7 +195,7 @@ def test_operators_give_exactly_the_and_of_ors_without_the_excluded(
 
     def holds(word: str, text: str, day: date | None) -> bool:
         written = normalize(word)
-        span, cited = date_span(written), citation(written)
+        span, cited = date_span(written), Citation.read(written)
         if span is not None:
             return written in text or (day is not None and span[0] <= day <= span[1])
         return cited.holds(text) if cited is not None else written in text
@@ -254,7 +255,7 @@ def test_a_term_of_two_characters_is_counted_by_the_index_even_out_of_time(index
     found = index.search(query, deadline=time.monotonic() - 1)
     # Then 開示 (one character pair: the index alone knows which decisions hold it) has its exact count
     assert found.total == 0
-    assert found.term_counts["開示"] == len(brute_force(["開示"])) > 0
+    assert found.term_counts[Phrase("開示")] == len(brute_force(["開示"])) > 0
 
 
 def test_terms_of_an_empty_answer_share_the_time_left_and_are_all_counted(index: CaseIndex) -> None:
@@ -264,4 +265,5 @@ def test_terms_of_an_empty_answer_share_the_time_left_and_are_all_counted(index:
     found = index.search(query, deadline=time.monotonic() + 3)
     # Then every term has its exact count, the missing one zero
     assert found.total == 0
-    assert found.term_counts == {t: len(brute_force([t])) for t in ("損害賠償", "発信者情報", "存在しない言い回し")}
+    counts = {term.text: count for term, count in found.term_counts.items()}
+    assert counts == {t: len(brute_force([t])) for t in ("損害賠償", "発信者情報", "存在しない言い回し")}

@@ -13,32 +13,35 @@ from search_core.kinds.case_law.pages import page_end
 from search_core.kinds.case_law.query import parse
 from search_core.kinds.case_law.search import _fit_hits, _hit, _search_body
 from search_core.kinds.case_law.snippet import AFTER, BEFORE, snippet
+from search_core.kinds.case_law.terms import Phrase
 
 
 def test_snippet_shows_the_original_spelling_around_the_hit() -> None:
     text = "前置き。" * 100 + "被告は民法第七百九条に基づく責任を負う。" + "後書き。" * 100
-    cut = snippet(text, ("第709条",))
+    cut = snippet(text, (Phrase("第709条"),))
     assert "民法第七百九条に基づく" in cut
     assert cut.startswith("…") and cut.endswith("…")
     assert len(cut) <= BEFORE + len("第七百九条") + AFTER + 2
 
 
 def test_snippet_finds_full_width_spellings() -> None:
-    assert "ＰＲＯＶＩＤＥＲ責任制限法" in snippet("x" * 500 + "ＰＲＯＶＩＤＥＲ責任制限法" + "y" * 500, ("provider",))
+    text = "x" * 500 + "ＰＲＯＶＩＤＥＲ責任制限法" + "y" * 500
+    assert "ＰＲＯＶＩＤＥＲ責任制限法" in snippet(text, (Phrase("provider"),))
 
 
 def test_snippet_uses_the_earliest_hit_of_any_keyword() -> None:
     text = "a" * 300 + "過失" + "b" * 300 + "損害" + "c" * 300
-    assert "過失" in snippet(text, ("損害", "過失"))
+    assert "過失" in snippet(text, (Phrase("損害"), Phrase("過失")))
 
 
 def test_snippet_without_a_hit_is_the_opening() -> None:
-    assert snippet("主文　本件控訴を棄却する。" + "。" * 500, ("東京",)).startswith("主文　本件控訴を棄却する。")
+    text = "主文　本件控訴を棄却する。" + "。" * 500
+    assert snippet(text, (Phrase("東京"),)).startswith("主文　本件控訴を棄却する。")
 
 
 def test_snippet_far_into_a_long_text_with_many_numerals() -> None:
     text = "第一千二百三十四条。" * 3000 + "目的の語句" + "終わり"
-    assert "目的の語句" in snippet(text, ("目的の語句",))
+    assert "目的の語句" in snippet(text, (Phrase("目的の語句"),))
 
 
 def body(text: str, next_offset: int | None) -> dict[str, Any]:
@@ -76,7 +79,7 @@ def test_a_citation_keyword_is_shown_where_its_citation_is() -> None:
 def test_more_is_true_whenever_more_may_match(total: int, exact: bool, more: bool) -> None:
     # Given five decisions returned, and a total that is exact or only a lower bound (counting stopped at five)
     decision = Decision(0, "D1", "東京地裁", date(2024, 1, 1), "令和6年1月1日", None, "損害賠償請求事件", "主文", "")
-    rows = [_hit(decision, ("損害",)).model_dump()] * 5
+    rows = [_hit(decision, (Phrase("損害"),)).model_dump()] * 5
     found = CaseMatches([decision] * 5, total, exact)
     # When the answer is built, Then `more` is false only when the count proves nothing else matches
     body = _search_body(rows, found, None, CaseQuery(parse("損害"), 5))
@@ -87,7 +90,7 @@ def test_hits_beyond_the_budget_even_without_their_main_text_are_dropped_and_non
     # Given twenty hits with long 主文 and a budget too small for twenty hits even without them
     main_text = "被告は、原告に対し、金300万円を支払え。" * 50
     decision = Decision(0, "D1", "東京地裁", date(2024, 1, 1), "令和6年1月1日", None, "損害賠償請求事件", main_text, "")
-    rows = [_hit(decision, ("損害",)).model_dump()] * 20
+    rows = [_hit(decision, (Phrase("損害"),)).model_dump()] * 20
     found = CaseMatches([decision] * 20, 20, True)
 
     def make_body(fitted: list[dict[str, Any]]) -> Any:

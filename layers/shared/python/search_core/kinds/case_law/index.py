@@ -5,16 +5,17 @@ from __future__ import annotations
 import math
 import time
 from collections.abc import Iterator
-from dataclasses import replace
+from dataclasses import dataclass, replace
+from datetime import date
 from itertools import islice
 
 import duckdb
 from pyroaring import BitMap
 
-from search_core.kinds.case_law.citations import Citation
 from search_core.kinds.case_law.grams import loaded, needed_grams
 from search_core.kinds.case_law.models import CaseMatches, CaseQuery, Decision
-from search_core.kinds.case_law.query import DateSpan, Expression, Term, literal_parts, term_text
+from search_core.kinds.case_law.query import Expression
+from search_core.kinds.case_law.terms import Term
 from search_core.kinds.case_law.texts import searched_utf8, unpacked
 
 # Candidates are checked newest first in growing batches, so a common keyword stops after a few batches.
@@ -123,35 +124,16 @@ class CaseIndex:
     def _candidates(self, query: CaseQuery) -> BitMap:
         """Decisions that may satisfy the expression: for every clause, those holding every character pair of one
         of its terms (an excluded term can only be checked on the text); within the filters."""
+        pieces = [piece for term in query.expression.positive_terms for piece in term.pieces]
+        index = _SearchIndex(self.con, self._everyone, self._gram_bitmaps(needed_grams(pieces)))
         candidates = self._everyone
-        pieces = [piece for term in query.expression.positive_terms for piece in literal_parts(term)]
-        bitmaps = self._gram_bitmaps(needed_grams(pieces))
         for clause in query.expression.clauses:
-            candidates = candidates & self._any_term(clause, bitmaps)
+            candidates = candidates & _holding_any(clause, index)
             if not candidates:
                 return candidates
         if query.filtered:
             candidates = candidates & self._passing_filters(query)
         return candidates
-
-    def _any_term(self, clause: tuple[Term, ...], bitmaps: dict[str, BitMap]) -> BitMap:
-        """Decisions that may hold one of the clause's terms: every gram of a text term; for a date, month or year,
-        also the decisions of those days."""
-        either = BitMap()
-        for term in clause:
-            holding = self._everyone
-            for piece in literal_parts(term):
-                holding = holding & _holding_every_gram(piece, bitmaps, self._everyone)
-            either |= holding
-            if isinstance(term, DateSpan):
-                either |= self._dated(term)
-        return either
-
-    def _dated(self, span: DateSpan) -> BitMap:
-        rows = self.con.execute(
-            "SELECT doc_num FROM cases WHERE date BETWEEN ? AND ?", [span.first, span.last]
-        ).fetchall()
-        return BitMap(row[0] for row in rows)
 
     def _gram_bitmaps(self, grams: set[str]) -> dict[str, BitMap]:
         """The decisions holding each gram (absent: none)."""
@@ -215,26 +197,24 @@ class CaseIndex:
 
 
 def _exact_by_index(expression: Expression) -> bool:
-    """Whether the candidates are exactly the matches: no terms (filters alone), or only terms of one or two
-    characters, whose one gram is the term itself, and nothing to exclude.
+    """Whether the candidates are exactly the matches: no terms (filters alone), or only terms the index finds
+    exactly (a phrase of one or two characters is its own one gram), and nothing to exclude.
 
-    >>> _exact_by_index(Expression((("損害", "賠償"),))), _exact_by_index(Expression((("損害賠償",),)))
-    (True, False)
+    >>> from search_core.kinds.case_law.query import parse
+    >>> _exact_by_index(parse("損害 OR 賠償")), _exact_by_index(parse("損害賠償")), _exact_by_index(parse("1条"))
+    (True, False, False)
     """
-    short = all(isinstance(t, str) and len(t) <= 2 for clause in expression.clauses for t in clause)
-    return short and not expression.excluded
+    return all(t.exact_by_index for clause in expression.clauses for t in clause) and not expression.excluded
 
 
 def relevance(text: str, expression: Expression) -> float:
     """How much a decision is about the terms: their occurrences per 1,000 characters of its searched text.
 
-    >>> relevance("損害" * 10 + "x" * 980, Expression((("損害",),)))
+    >>> from search_core.kinds.case_law.query import parse
+    >>> relevance("損害" * 10 + "x" * 980, parse("損害"))
     10.0
     """
-    hits = sum(
-        len(t.regex.findall(text)) if isinstance(t, Citation) else text.count(term_text(t))
-        for t in expression.positive_terms
-    )
+    hits = sum(term.count_in(text) for term in expression.positive_terms)
     return hits * 1000 / max(len(text), 1)
 
 
@@ -243,15 +223,36 @@ def _best(scored: list[tuple[float, int]], limit: int) -> list[int]:
     return [number for _, number in sorted(scored, key=lambda item: (-item[0], item[1]))[:limit]]
 
 
-def _holding_every_gram(text: str, bitmaps: dict[str, BitMap], everyone: BitMap) -> BitMap:
-    """Decisions holding every gram of `text` (a text with no indexed gram does not narrow anything)."""
-    holding = everyone
-    for gram in needed_grams([text]):
-        holding = holding & bitmaps.get(gram, _NOBODY)
-    return holding
-
-
 _NOBODY = BitMap()
+
+
+@dataclass(frozen=True)
+class _SearchIndex:
+    """The index as one search's terms ask it for their candidates (terms.DecisionIndex), with the decisions of
+    every gram they need read at once."""
+
+    con: duckdb.DuckDBPyConnection
+    everyone: BitMap
+    bitmaps: dict[str, BitMap]
+
+    def holding(self, pieces: tuple[str, ...]) -> BitMap:
+        """Decisions holding every gram of the pieces (pieces with no indexed gram do not narrow anything)."""
+        holding = self.everyone
+        for gram in needed_grams(pieces):
+            holding = holding & self.bitmaps.get(gram, _NOBODY)
+        return holding
+
+    def decided_between(self, first: date, last: date) -> BitMap:
+        rows = self.con.execute("SELECT doc_num FROM cases WHERE date BETWEEN ? AND ?", [first, last]).fetchall()
+        return BitMap(row[0] for row in rows)
+
+
+def _holding_any(clause: tuple[Term, ...], index: _SearchIndex) -> BitMap:
+    """Decisions that may hold one of the clause's terms."""
+    either = BitMap()
+    for term in clause:
+        either |= term.candidates(index)
+    return either
 
 
 def _share(deadline: float, parts: int) -> float:

@@ -5,7 +5,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from datetime import date
 
-from search_core.kinds.case_law.query import Expression, Term
+from search_core.kinds.case_law.query import Expression
+from search_core.kinds.case_law.terms import Term
 
 
 @dataclass(frozen=True)

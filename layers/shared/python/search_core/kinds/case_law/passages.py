@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from itertools import islice
 
 from search_core.kinds.case_law.normalize import normalize
-from search_core.kinds.case_law.query import Term, pattern, term_text
+from search_core.kinds.case_law.terms import Term
 
 # Numerals are normalised as runs (七百九 → 709); every other character on its own.
 _SEGMENT = re.compile("[〇零一二三四五六七八九十百千万億兆]+|.", re.DOTALL)
@@ -63,14 +63,14 @@ def occurrences(text: str, terms: tuple[Term, ...], first: int) -> Occurrences:
     kept: list[Occurrence] = []
     total = 0
     for term in terms:
-        matches = (match for match in pattern(term).finditer(plain) if match.end() > match.start())
-        shown = [_occurrence(match, starts, len(text), term_text(term)) for match in islice(matches, first)]
+        spans = term.spans(plain)
+        shown = [_occurrence(span, starts, len(text), term.text) for span in islice(spans, first)]
         kept += shown
-        total += len(shown) + sum(1 for _ in matches)
+        total += len(shown) + sum(1 for _ in spans)
     return Occurrences(sorted(kept, key=lambda o: (o.start, o.term))[:first], total)
 
 
-def _occurrence(match: re.Match[str], starts: list[int], length: int, term: str) -> Occurrence:
-    """A match in the normalised text, as offsets into the text as written."""
-    end = starts[match.end()] if match.end() < len(starts) else length
-    return Occurrence(starts[match.start()], end, term)
+def _occurrence(span: tuple[int, int], starts: list[int], length: int, term: str) -> Occurrence:
+    """A span of the normalised text, as offsets into the text as written."""
+    start, end = span
+    return Occurrence(starts[start], starts[end] if end < len(starts) else length, term)

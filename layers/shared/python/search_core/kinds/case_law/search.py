@@ -23,8 +23,9 @@ from search_core.kinds.case_law.models import CaseMatches, CaseQuery, Decision
 from search_core.kinds.case_law.normalize import normalize
 from search_core.kinds.case_law.pages import largest, page_end
 from search_core.kinds.case_law.passages import Occurrence, Occurrences, occurrences
-from search_core.kinds.case_law.query import Expression, Term, parse, term_text
+from search_core.kinds.case_law.query import Expression, parse
 from search_core.kinds.case_law.snippet import excerpt, snippet
+from search_core.kinds.case_law.terms import Term
 from search_core.observability import logger, metrics
 from search_core.settings import Settings
 from search_core.storage.cache import LocalCopy
@@ -194,7 +195,7 @@ class CaseSearch:
             raise QueryFailed("結果が大きすぎて返せません。limit を小さくしてください。")
         metrics.add_metric(name="CasesReturned", unit="Count", value=len(fitted))
         logger.info(
-            "case search", keywords=[term_text(t) for t in query.expression.terms], court=query.court, rows=len(fitted)
+            "case search", keywords=[t.text for t in query.expression.terms], court=query.court, rows=len(fitted)
         )
         return _search_body(fitted, found, notes, query)
 
@@ -292,7 +293,7 @@ def _check_size(expression: Expression) -> None:
         raise InvalidRequest(
             f"keywords は {MAX_KEYWORDS} 語までです（{len(expression.terms)} 語ありました）。語を絞ってください。"
         )
-    length = sum(len(term_text(term)) for term in expression.terms)
+    length = sum(len(term.text) for term in expression.terms)
     if length > MAX_KEYWORDS_CHARS:
         raise InvalidRequest(
             f"keywords が長すぎます（正規化すると {length:,} 文字）。{MAX_KEYWORDS_CHARS:,} 文字以内にしてください。"
@@ -365,7 +366,7 @@ def _search_body(
     rows: list[dict[str, Any]], found: CaseMatches, note: str | None, query: CaseQuery
 ) -> CaseSearchResponse:
     hits = [CaseHit.model_validate(row) for row in rows]
-    counts = [TermCount(term=term_text(t)[:100], count=n) for t, n in found.term_counts.items()] or None
+    counts = [TermCount(term=t.text[:100], count=n) for t, n in found.term_counts.items()] or None
     estimate = None if found.total_exact else f"該当は少なくとも {found.total} 件です（すべては数えていません）。"
     cut = _main_texts_cut_note(hits)
     message = " ".join(part for part in (note, estimate, cut, None if hits else _no_hits(found, query)) if part) or None
@@ -394,7 +395,7 @@ def _main_texts_cut_note(hits: list[CaseHit]) -> str | None:
 def _no_hits(found: CaseMatches, query: CaseQuery) -> str:
     """Why nothing matched: the terms no decision holds, or the filters that leave nothing."""
     parts = [NO_HITS]
-    missing = [term_text(term)[:60] for term, n in found.term_counts.items() if n == 0]
+    missing = [term.text[:60] for term, n in found.term_counts.items() if n == 0]
     where = "court・日付の条件の中に、" if query.filtered else ""
     every_term_counted = len(found.term_counts) == len(query.expression.positive_terms)
     if missing:
@@ -405,7 +406,7 @@ def _no_hits(found: CaseMatches, query: CaseQuery) -> str:
             "OR を使うか語を減らしてください。"
         )
     if found.without_excluded:
-        excluded = "、".join(f"-{term_text(term)[:60]}" for term in query.expression.excluded)
+        excluded = "、".join(f"-{term.text[:60]}" for term in query.expression.excluded)
         parts.append(
             f"除外語（{excluded}）を外すと {found.without_excluded} 件あります（除外は語の一部にも一致します。"
             "たとえば -控訴 は 控訴人 を含む判決も除きます）。"

@@ -6,11 +6,9 @@ as written (第七百九条 stays 第七百九条 even when the keyword was 第7
 
 from __future__ import annotations
 
-import re
-
 from search_core.kinds.case_law.normalize import normalize
 from search_core.kinds.case_law.passages import aligned
-from search_core.kinds.case_law.query import Term, pattern
+from search_core.kinds.case_law.terms import Term
 
 BEFORE = 40
 AFTER = 80
@@ -26,8 +24,7 @@ def snippet(text: str, terms: tuple[Term, ...]) -> str:
     '主文 被告は、民法第七百九条に基づき賠償せよ。'
     """
     plain = normalize(text)
-    hits = [(match.start(), match.end() - match.start(), found) for found in map(pattern, terms)
-            if (match := found.search(plain))]  # fmt: skip
+    hits = [(span[0], span[1] - span[0], term) for term in terms if (span := next(term.spans(plain), None))]
     if not hits:
         return excerpt(text, 0, 0)
     position, length, first = min(hits, key=lambda hit: hit[:2])
@@ -39,14 +36,14 @@ def snippet(text: str, terms: tuple[Term, ...]) -> str:
     return excerpt(text, start + located[0], start + located[1])
 
 
-def _locate(window: str, found: re.Pattern[str]) -> tuple[int, int] | None:
-    """Original start and end of the pattern's first match in `window`'s normal form."""
+def _locate(window: str, term: Term) -> tuple[int, int] | None:
+    """Original start and end of the term's first occurrence in `window`'s normal form."""
     plain, starts = aligned(window)
-    match = found.search(plain)
-    if match is None:
+    span = next(term.spans(plain), None)
+    if span is None:
         return None
-    end = match.end()
-    return starts[match.start()], starts[end] if end < len(starts) else len(window)
+    start, end = span
+    return starts[start], starts[end] if end < len(starts) else len(window)
 
 
 def excerpt(text: str, hit_start: int, hit_end: int, before: int = BEFORE, after: int = AFTER) -> str:

@@ -1,0 +1,140 @@
+"""The kinds of term a keyword expression is made of, each a small class answering what the search asks of a term
+(Term): what the index must hold for it, whether a decision holds it, where it occurs in a text and how often, and
+how it is named back to the agent. Nothing else asks which kind a term is, so a new kind is one class, and one line
+in query._KINDS that reads it from a keyword.
+
+Every term is read from a normalised keyword and compared with normalised text (cases/normalize.py).
+
+>>> month = DateSpan.read("平成31年4月")
+>>> month.holds("損害賠償", date(2019, 4, 30)), month.holds("平成31年4月の判決"), month.holds("損害賠償")
+(True, True, False)
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from dataclasses import dataclass
+from datetime import date
+from functools import cached_property
+from typing import Protocol
+
+from pyroaring import BitMap
+
+from search_core.kinds.case_law.dates import date_span
+
+
+class DecisionIndex(Protocol):
+    """What a term may ask the index for its candidates: sets of decisions, from which the search checks the text."""
+
+    def holding(self, pieces: tuple[str, ...]) -> BitMap:
+        """The decisions holding every character and character pair of every piece."""
+        ...
+
+    def decided_between(self, first: date, last: date) -> BitMap:
+        """The decisions dated from `first` to `last`, both included."""
+        ...
+
+
+class Term(Protocol):
+    """A term of the expression. `text` is the keyword that wrote it (normalised, never empty): the expression counts
+    and limits terms by it, and names a term back to the agent by it (term counts, messages, passages). A kind that
+    subclasses Term takes the defaults below, which need only its `pieces`."""
+
+    text: str
+
+    @property
+    def pieces(self) -> tuple[str, ...]:
+        """What a decision holding the term by its text holds as written: the index narrows by their character
+        pairs, and the quick test looks for them in the UTF-8."""
+        ...
+
+    def holds(self, text: str, day: date | None = None) -> bool:
+        """Whether a decision, by its normalised text and its date, holds the term."""
+        ...
+
+    def spans(self, text: str) -> Iterator[tuple[int, int]]:
+        """Where the term occurs in a normalised text, as (start, end), left to right, without overlap: what
+        passages list and snippets show."""
+        ...
+
+    def count_in(self, text: str) -> int:
+        """How many times the term occurs in a normalised text (as many as `spans`): its weight in relevance."""
+        ...
+
+    @property
+    def exact_by_index(self) -> bool:
+        """Whether the index's candidates for the term are exactly the decisions holding it, so none need reading."""
+        return False
+
+    def may_hold_in(self, utf8: bytes) -> bool:
+        """A quick test on a normalised text's UTF-8, before decoding it: False only if `holds` must be False (UTF-8
+        finds a character sequence only where one begins)."""
+        return all(piece in utf8 for piece in self._pieces_utf8)
+
+    def candidates(self, index: DecisionIndex) -> BitMap:
+        """The decisions that may hold the term, for the search to check: those holding its pieces' grams."""
+        return index.holding(self.pieces)
+
+    @cached_property
+    def _pieces_utf8(self) -> tuple[bytes, ...]:
+        # Encoded once per term, not once for each decision checked.
+        return tuple(piece.encode() for piece in self.pieces)
+
+
+@dataclass(frozen=True)
+class Phrase(Term):
+    """Text found as it is written: a word, or a quoted phrase with its spaces.
+
+    >>> phrase = Phrase("a.b")
+    >>> phrase.holds("xa.bx"), phrase.holds("axb"), list(phrase.spans("a.b a.b")), phrase.count_in("a.ba.b")
+    (True, False, [(0, 3), (4, 7)], 2)
+    """
+
+    text: str
+
+    @property
+    def pieces(self) -> tuple[str, ...]:
+        return (self.text,)
+
+    def holds(self, text: str, day: date | None = None) -> bool:
+        return self.text in text
+
+    def spans(self, text: str) -> Iterator[tuple[int, int]]:
+        return (match.span() for match in self._pattern.finditer(text))
+
+    def count_in(self, text: str) -> int:
+        return text.count(self.text)
+
+    @property
+    def exact_by_index(self) -> bool:
+        # A phrase of one or two characters is its own one gram: the decisions holding that gram hold it.
+        return len(self.text) <= 2
+
+    @cached_property
+    def _pattern(self) -> re.Pattern[str]:
+        return re.compile(re.escape(self.text))
+
+
+@dataclass(frozen=True)
+class DateSpan(Phrase):
+    """A keyword that is wholly a date, a month or a year (2019-04-30, 平成31年4月, 令和元年): it holds for the
+    decisions of those days, and, as a phrase, for any whose text holds it as written."""
+
+    first: date
+    last: date
+
+    @classmethod
+    def read(cls, written: str) -> DateSpan | None:
+        """The keyword as the days it names, or None if it is not wholly a date, a month or a year."""
+        span = date_span(written)
+        return cls(written, *span) if span else None
+
+    def holds(self, text: str, day: date | None = None) -> bool:
+        return (day is not None and self.first <= day <= self.last) or super().holds(text)
+
+    def may_hold_in(self, utf8: bytes) -> bool:
+        return True  # a decision of those days holds it, whatever its text
+
+    def candidates(self, index: DecisionIndex) -> BitMap:
+        return super().candidates(index) | index.decided_between(self.first, self.last)

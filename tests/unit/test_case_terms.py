@@ -1,0 +1,119 @@
+"""The kinds of term answer the search's questions alike (terms.Term): where a term occurs agrees with whether it
+holds, the quick tests never drop a holder, and a kind the search has never seen is searched, counted and shown
+through the protocol alone."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from dataclasses import dataclass
+from datetime import date
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from search_core.kinds.case_law.citations import Citation
+from search_core.kinds.case_law.database import open_cases
+from search_core.kinds.case_law.index import CaseIndex, relevance
+from search_core.kinds.case_law.models import CaseQuery
+from search_core.kinds.case_law.normalize import normalize
+from search_core.kinds.case_law.passages import occurrences
+from search_core.kinds.case_law.prepare import search_text
+from search_core.kinds.case_law.query import Expression, parse
+from search_core.kinds.case_law.snippet import snippet
+from search_core.kinds.case_law.source import read_decisions
+from search_core.kinds.case_law.terms import DateSpan, Phrase, Term
+from search_core.storage.cache import LocalCopy
+from tests.conftest import DATA_DIR, TEST_LIMITS
+
+SAMPLE = DATA_DIR / "cases.db"
+_TEXT = "損害賠償民法第七百九709条の12項号令和元平成年月日-/ 　"
+_KEYWORDS = ["損害", "賠償 民法", "709条", "第709条", "709条の2", "2項", "令和元年", "平成31年4月", "2019-04-30", "年"]
+
+
+def term_of(keyword: str) -> Term:
+    (term,) = parse(f'"{keyword}"').positive_terms
+    return term
+
+
+@pytest.mark.parametrize(
+    ("keyword", "kind"),
+    [("令和元年", DateSpan), ("2019-04-30", DateSpan), ("民法709条", Citation), ("損害賠償", Phrase), ("条の", Phrase)],
+)
+def test_a_keyword_is_read_as_the_first_kind_that_reads_it(keyword: str, kind: type) -> None:
+    assert type(term_of(keyword)) is kind
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.sampled_from(_KEYWORDS), st.text(alphabet=_TEXT, max_size=30))
+def test_a_term_occurs_where_it_holds_and_as_often_as_it_is_counted(keyword: str, written: str) -> None:
+    term, text = term_of(keyword), normalize(written)
+    spans = list(term.spans(text))
+    assert term.holds(text) == bool(spans)
+    assert term.count_in(text) == len(spans)
+    assert all(start < end and text[start:end] for start, end in spans)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.sampled_from(_KEYWORDS), st.text(alphabet=_TEXT, max_size=30), st.dates())
+def test_the_quick_test_never_drops_a_decision_that_holds_the_term(keyword: str, written: str, day: date) -> None:
+    term, text = term_of(keyword), normalize(written)
+    if term.holds(text, day):
+        assert term.may_hold_in(text.encode())
+
+
+@dataclass(frozen=True)
+class CaseNumber(Term):
+    """A kind the search does not know: any case number of one court record type, found by a pattern alone."""
+
+    text: str
+    regex: re.Pattern[str]
+
+    @property
+    def pieces(self) -> tuple[str, ...]:
+        return ("(ワ)第",)
+
+    def holds(self, text: str, day: date | None = None) -> bool:
+        return self.regex.search(text) is not None
+
+    def spans(self, text: str) -> Iterator[tuple[int, int]]:
+        return (match.span() for match in self.regex.finditer(text))
+
+    def count_in(self, text: str) -> int:
+        return len(self.regex.findall(text))
+
+
+_ANY_WA_CASE = CaseNumber("(ワ)第n号", re.compile(r"\(ワ\)第\d+号"))
+
+
+@pytest.fixture(scope="module")
+def index(tmp_path_factory: pytest.TempPathFactory) -> Iterator[CaseIndex]:
+    opened = open_cases(LocalCopy(SAMPLE, "sample"), TEST_LIMITS, tmp_path_factory.mktemp("cases"))
+    yield opened
+    opened.close()
+
+
+def test_a_new_kind_of_term_is_searched_through_the_protocol_alone(index: CaseIndex) -> None:
+    # Given a kind of term that none of the search's modules names
+    expression = Expression(((_ANY_WA_CASE,),))
+    texts = {row["doc_id"]: search_text(row) for row in read_decisions(SAMPLE)}
+    # When the index searches for it
+    found = index.search(CaseQuery(expression, len(texts)))
+    # Then it finds exactly the decisions whose text holds it, counted exactly
+    holders = {doc for doc, text in texts.items() if _ANY_WA_CASE.holds(text)}
+    assert holders and {decision.doc_id for decision in found.decisions} == holders
+    assert (found.total, found.total_exact) == (len(holders), True)
+
+
+def test_a_new_kind_of_term_is_shown_where_it_occurs_as_written() -> None:
+    # Given a decision citing a case number of that kind twice, in full-width brackets and kanji numerals
+    full = "前置き。" * 100 + "令和三年（ワ）第三四五号及び同年（ワ）第六号" + "後書き。" * 100
+    # When its passages, its snippet and its relevance are asked for
+    found = occurrences(full, (_ANY_WA_CASE,), 5)
+    shown = snippet(full, (_ANY_WA_CASE,))
+    # Then each comes from the term's own spans and count, shown as the decision writes it
+    assert [full[o.start : o.end] for o in found.first] == ["（ワ）第三四五号", "（ワ）第六号"] and found.total == 2
+    assert {o.term for o in found.first} == {"(ワ)第n号"} and "（ワ）第三四五号" in shown
+    plain = normalize(full)
+    assert relevance(plain, Expression(((_ANY_WA_CASE,),))) == 2 * 1000 / len(plain)
