@@ -5,7 +5,8 @@
 For each dataset and size it generates a CSV shaped like the sample (cached under build/bench/sql/), serves it
 from moto's S3 server over HTTP and measures, in one run and on the same data:
 - warm: `lambda_handler` with a real Bedrock event, per typical query (p50 / p95 / p99);
-- direct: the same query, row cap included, on an open DuckDB connection with the worker's thread count;
+- direct: the same query, row cap included, on an open DuckDB connection with the worker's thread count (bare
+  DuckDB: each query's warm p50 is printed against it as a ratio);
 - naive: the existing design, a regex check plus a new connection and a CSV re-read on every call;
 - cold: fresh processes from start to the first answer, split into import, S3 fetch, load and first query
   (fetch and load come from the function's own DataFetchTime / DataLoadTime metrics), and their peak memory.
@@ -29,7 +30,7 @@ import sys
 import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
@@ -294,10 +295,13 @@ def warm(bench: Bench, csv_path: Path, uri: str, rows: int, repeat: int) -> tupl
         calls = {
             "handler": lambda event=event: function.lambda_handler(event, context),
             "direct": lambda bounded=bounded: direct.execute(bounded).fetchall(),
-            # For "where the time goes": the guard alone (text check and plan authorisation), and guard + deadline +
-            # query + value shaping in-process.
+            # For "where the time goes": the guard alone (the plan check of a text seen before; of a text seen for
+            # the first time, its text and parse checks too), and guard + deadline + query + value shaping
+            # in-process, for a text seen before and for a new one.
             "guard": lambda sql=sql: authorize(direct, sql, policy, limits),
+            "guard_first": lambda sql=sql: authorize(direct, sql, unseen(policy), limits),
             "in_process": lambda sql=sql: run_query(direct, sql, policy, limits, bench.spec),
+            "in_process_first": lambda sql=sql: run_query(direct, sql, unseen(policy), limits, bench.spec),
         }
         # The first call fetches, boots the worker and loads (and, for a query that finds nothing, builds the profile).
         answer = body_of(calls["handler"]())
@@ -308,11 +312,26 @@ def warm(bench: Bench, csv_path: Path, uri: str, rows: int, repeat: int) -> tupl
         results.append(
             {"label": label, "sql": sql, "rows": answer["count"], "hints": len(answer.get("hints", [])), **measured}
         )
-        print(f"  {label}: handler p50 {results[-1]['handler']['p50']:.2f} ms", file=sys.stderr)
+        print(ratio_line(results[-1]), file=sys.stderr)
     function.function.close()
     profile_ms = [timed(lambda: build_profile(direct, bench.spec)) for _ in range(3)]
     direct.close()
     return results, statistics.median(profile_ms)
+
+
+def unseen(policy: QueryPolicy) -> QueryPolicy:
+    """The same policy with no text checked yet: what a text the worker has not seen before costs."""
+    return replace(policy, checked_texts={})
+
+
+def ratio_line(query: dict[str, Any]) -> str:
+    """One query's warm p50 against bare DuckDB's on the same data, and the in-process path for a text seen before
+    and for a new one."""
+    handler, direct = query["handler"]["p50"], query["direct"]["p50"]
+    return (
+        f"  {query['label']}: handler p50 {handler:.2f} ms, DuckDB alone {direct:.2f} ms, {handler / direct:.2f}×"
+        f" (in-process {query['in_process']['p50']:.2f} ms; new text {query['in_process_first']['p50']:.2f} ms)"
+    )
 
 
 def timed(call: Callable[[], Any]) -> float:

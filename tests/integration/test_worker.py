@@ -231,6 +231,7 @@ import sys, time
 from pathlib import Path
 from search_core.errors import QueryAborted
 from search_core.worker.protocol import Failure, FailureKind, Ready, Rows, encode
+from search_core.worker.result import QueryResult
 marker = Path("retired-once")
 sys.stdin.buffer.readline()
 print(encode(Ready()), flush=True)
@@ -240,7 +241,7 @@ for line in sys.stdin.buffer:
         print(encode(Failure(FailureKind.ABORTED, "heap", retiring=True)), flush=True)
         time.sleep(1)
         sys.exit(0)
-    print(encode(Rows(["n"], [[32]], False)), flush=True)
+    print(encode(Rows(QueryResult(["n"], [[32]]))), flush=True)
 """
 
 

@@ -12,6 +12,8 @@ import pytest
 from search_core.datasets.events import EVENTS
 from search_core.engine.limits import MAX_ROWS, TRUNCATION_MARKER, QueryLimits
 from search_core.errors import QueryAborted, QueryRejected
+from search_core.safety.policy import QueryPolicy
+from search_core.worker.execute import run_query
 from tests.conftest import query_sandbox
 
 
@@ -87,6 +89,17 @@ def test_a_slow_query_is_interrupted_at_the_deadline(events: duckdb.DuckDBPyConn
         run(events, "SELECT count(*) FROM range(1000000000000)", limits)
     assert time.monotonic() - started < 3
     assert run(events, "SELECT count(*) FROM events", limits).rows == [[32]]
+
+
+def test_a_query_is_interrupted_at_the_deadline_it_is_given_and_told_the_whole_timeout(
+    events: duckdb.DuckDBPyConnection,
+) -> None:
+    limits = QueryLimits.for_function(2048, timeout_seconds=30.0)
+    policy = QueryPolicy.for_connection(events, EVENTS.table, EVENTS.table_names)
+    started = time.monotonic()
+    with pytest.raises(QueryAborted, match=r"制限時間（30 秒）"):
+        run_query(events, "SELECT count(*) FROM range(1000000000000)", policy, limits, EVENTS, started + 0.3)
+    assert time.monotonic() - started < 3
 
 
 def test_a_finished_query_is_never_interrupted_later(events: duckdb.DuckDBPyConnection) -> None:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 
+from search_core.advice.hints import ClockNote, ClockRange, EmptyAnswer, ValueHint
 from search_core.catalogue import SQL_DATASETS
 from search_core.engine.limits import QueryLimits
 from search_core.errors import (
@@ -19,6 +20,7 @@ from search_core.worker.protocol import (
     Boot,
     Failure,
     FailureKind,
+    Hinted,
     Query,
     Ready,
     Rows,
@@ -26,6 +28,7 @@ from search_core.worker.protocol import (
     decode_request,
     encode,
 )
+from search_core.worker.result import QueryResult
 
 
 @pytest.mark.parametrize("name", SQL_DATASETS)
@@ -48,8 +51,16 @@ def test_a_boot_carries_the_whole_table_spec_and_nothing_else(name: str) -> None
 def test_queries_and_replies_round_trip() -> None:
     assert decode_request(encode(Query("SELECT '改行\n'"))) == Query("SELECT '改行\n'")
     assert decode_reply(encode(Ready())) == Ready()
-    rows = Rows(["n", "name"], [[1, "麻布台"], [None, "x\ny"]], truncated=True)
+    rows = Rows(QueryResult(["n", "name"], [[1, "麻布台"], [None, "x\ny"]], truncated=True), hints_follow=True)
     assert decode_reply(encode(rows)) == rows
+
+
+def test_why_an_answer_is_empty_crosses_typed() -> None:
+    hint = ValueHint("tags", "tags LIKE '%子ども%'", ["子供"], 3, matched=False, matching_rows=0)
+    why = EmptyAnswer([hint], ClockNote([ClockRange("start_date", "2025-01-01", "2025-12-31", 2)], 0), where_rows=0)
+    arrived = decode_reply(encode(Hinted(why)))
+    assert arrived == Hinted(why)
+    assert isinstance(arrived, Hinted) and isinstance(arrived.why.hints[0], ValueHint)
 
 
 @pytest.mark.parametrize(

@@ -43,3 +43,10 @@ def test_a_block_that_ended_is_never_interrupted_by_its_old_deadline() -> None:
     with watchdog.deadline(connection, 5):
         time.sleep(0.05)
     assert connection.interrupted == 0
+
+
+def test_a_block_is_interrupted_at_the_instant_it_was_given() -> None:
+    watchdog, connection = Watchdog(), Connection()
+    with watchdog.until(connection, time.monotonic() + 0.05):
+        time.sleep(0.3)
+    assert connection.interrupted == 1

@@ -132,7 +132,7 @@ def filters(
 ) -> Filters:
     """The conditions of `sql` on the table and its use of the clock, read from one parse.
 
-    Only the terms that speak of the table's own rows (sql/scope.py) give conditions, clock predicates and the
+    Only the terms that speak of the table's own rows (advice/scope.py) give conditions, clock predicates and the
     query's own WHERE to count: elsewhere a name may mean another column, and asking the table about it could
     contradict the query. `clock_calls` are the table's macros that read the clock, besides DuckDB's own clock
     functions. A clock predicate is such a term that reads the clock (`jst_today() BETWEEN start_date AND end_date`,

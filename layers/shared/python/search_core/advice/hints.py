@@ -3,7 +3,7 @@ many rows pass the condition alone.
 
 Values nearest the literal come first (so `子ども` brings `子供`), then the most frequent (so `ファミリー` brings
 `家族`, the word this data uses); a typed field shows its range instead. Whether a condition matches anything is
-never worked out here: DuckDB counts the rows that pass the agent's own condition (`rows_passing`, sql/insight.py),
+never worked out here: DuckDB counts the rows that pass the agent's own condition (`rows_passing`, worker/insight.py),
 so `matched` holds whatever DuckDB's comparisons do (a DATE against a TIMESTAMP, `'True' = true`, a JSON array's
 text against `LIKE '家族%'`).
 
@@ -114,8 +114,22 @@ class EmptyAnswer:
 
     hints: list[ValueHint] = field(default_factory=list)
     clock: ClockNote | None = None
-    # Rows passing the query's own WHERE when it reads the table directly (sql/filters.py, Filters.where_sql).
+    # Rows passing the query's own WHERE when it reads the table directly (advice/filters.py, Filters.where_sql).
     where_rows: int | None = None
+
+    def to_dict(self) -> dict[str, Any]:
+        clock = self.clock.to_dict() if self.clock else None
+        return {"hints": [hint.to_dict() for hint in self.hints], "clock": clock, "where_rows": self.where_rows}
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> EmptyAnswer:
+        """
+        >>> answer = EmptyAnswer([ValueHint("a", "a = 1", ["2"], 1, matched=False)], ClockNote([], 3), 0)
+        >>> EmptyAnswer.from_dict(answer.to_dict()) == answer
+        True
+        """
+        clock = ClockNote.from_dict(data["clock"]) if data.get("clock") else None
+        return cls([ValueHint.from_dict(hint) for hint in data["hints"]], clock, data.get("where_rows"))
 
 
 def value_hints(

@@ -28,7 +28,7 @@ from search_core.safety.parse import JsonNode, nodes
 
 # Calls whose value changes from one evaluation to the next: counted again, they need not agree with the query.
 _VOLATILE = frozenset({"random", "uuid", "gen_random_uuid", "uuidv4", "uuidv7"})
-# Keywords DuckDB parses as names: the clock's (sql/filters.py reads them as such), not columns.
+# Keywords DuckDB parses as names: the clock's (advice/filters.py reads them as such), not columns.
 KEYWORD_NAMES = frozenset({"current_date", "current_timestamp", "current_time", "localtimestamp", "localtime"})
 
 

@@ -3,12 +3,17 @@
 from __future__ import annotations
 
 import os
-from dataclasses import asdict, dataclass, replace
+from dataclasses import asdict, dataclass
 from typing import Any
 
 MAX_ROWS = 10
 # The share of the timeout after which the worker interrupts DuckDB (the parent kills at the whole timeout).
 _INTERRUPT_SHARE = 0.75
+# The share of that time a failed query's error may take to be explained from the data (a value that would not
+# convert): begun before the interrupt, it ends before the kill.
+_EXPLAIN_SHARE = 0.25
+# Texts whose checks and conditions a worker keeps (each costs memory of about twice its own length).
+TEXTS_KEPT = 64
 MAX_SQL_CHARS = 20_000
 # No single value can be longer than the whole response budget, so the worker never ships more than this.
 MAX_CELL_CHARS = 25_000
@@ -57,13 +62,23 @@ class QueryLimits:
         """
         return self.timeout_seconds * _INTERRUPT_SHARE
 
-    def interrupting_after(self, seconds: float) -> QueryLimits:
-        """These bounds with DuckDB interrupted after `seconds` (for work that must end by a deadline already set).
+    def interrupt_deadline(self, received: float) -> float:
+        """When the worker interrupts DuckDB for a request received at `received` (both on time.monotonic()'s clock):
+        everything done for that request (the query, then the hints of an empty answer) ends by then.
 
-        >>> QueryLimits.for_function(2048, 4.0).interrupting_after(1.5).interrupt_seconds
-        1.5
+        >>> QueryLimits.for_function(2048, 4.0).interrupt_deadline(100.0)
+        103.0
         """
-        return replace(self, timeout_seconds=seconds / _INTERRUPT_SHARE)
+        return received + self.interrupt_seconds
+
+    @property
+    def explain_seconds(self) -> float:
+        """How long a failed query's error may take to be explained from the data.
+
+        >>> QueryLimits.for_function(2048, 4.0).explain_seconds
+        0.75
+        """
+        return self.interrupt_seconds * _EXPLAIN_SHARE
 
     @classmethod
     def for_function(cls, memory_mb: int, timeout_seconds: float, cpu_count: int | None = None) -> QueryLimits:
@@ -95,6 +110,11 @@ class QueryLimits:
             f"クエリが制限時間（{self.timeout_seconds:g} 秒）内に終わらないため中断しました。"
             "条件を絞るか、より単純な問い合わせにしてください。"
         )
+
+    @property
+    def profile_timeout_message(self) -> str:
+        """What the agent reads when the data's profile could not be built by the deadline."""
+        return "データの概要を制限時間内に作れませんでした。少し待ってから再試行してください。"
 
     @property
     def memory_message(self) -> str:

@@ -12,7 +12,7 @@ from dataclasses import asdict, dataclass, field
 from importlib import metadata
 from typing import Any
 
-# How a prepared file is laid out (sql/loading.py): a file of another layout is not used.
+# How a prepared file is laid out (engine/loading.py): a file of another layout is not used.
 PREPARED_LAYOUT = "the table alone, v2"
 
 

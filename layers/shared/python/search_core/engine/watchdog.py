@@ -11,7 +11,7 @@ import math
 import threading
 import time
 from collections.abc import Iterator
-from contextlib import contextmanager
+from contextlib import AbstractContextManager, contextmanager
 from typing import Protocol
 
 
@@ -29,9 +29,8 @@ class Watchdog:
         self._sleeping_until = math.inf
         self._thread: threading.Thread | None = None
 
-    @contextmanager
-    def deadline(self, connection: Interruptible, seconds: float) -> Iterator[None]:
-        """Interrupt `connection` if the block runs past `seconds`; never once the block has left.
+    def deadline(self, connection: Interruptible, seconds: float) -> AbstractContextManager[None]:
+        """Interrupt `connection` if the block runs past `seconds` from now; never once the block has left.
 
         >>> import time
         >>> class Connection:
@@ -43,7 +42,12 @@ class Watchdog:
         >>> time.sleep(0.1); slow.interrupted, quick.interrupted
         (True, False)
         """
-        token = self._arm(connection, time.monotonic() + seconds)
+        return self.until(connection, time.monotonic() + seconds)
+
+    @contextmanager
+    def until(self, connection: Interruptible, at: float) -> Iterator[None]:
+        """Interrupt `connection` if the block is still running at `at` (time.monotonic()); never once it has left."""
+        token = self._arm(connection, at)
         try:
             yield
         finally:

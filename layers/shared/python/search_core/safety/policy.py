@@ -9,7 +9,7 @@ DuckDB evaluates constant scalar calls while planning and replaces `query('...')
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import duckdb
 
@@ -38,6 +38,8 @@ DENIED_SCALAR_FUNCTIONS = frozenset(
 
 _CALLABLE_TYPES = ("scalar", "aggregate", "macro", "window")
 _TABLE_TYPES = ("table", "table_macro", "pragma")
+# A name called in a macro's definition (`main.sleep_ms(`): each definition is read once, not searched name by name.
+_CALL = re.compile(r"(\w+)\s*\(")
 
 
 @dataclass(frozen=True)
@@ -56,6 +58,10 @@ class QueryPolicy:
     denied_calls: frozenset[str]
     table_functions: frozenset[str] = ALLOWED_TABLE_FUNCTIONS
     denied_table_functions: frozenset[str] = frozenset()
+    # The texts that passed the text and parse checks under this policy, with the row cap, mapped to the bounded
+    # statement each became: those checks read nothing but the text, so a text sent again skips them (its plan is
+    # checked on every run; worker/execute.py).
+    checked_texts: dict[tuple[str, int], str] = field(default_factory=dict, compare=False, repr=False)
 
     @classmethod
     def for_connection(cls, con: duckdb.DuckDBPyConnection, table: str, table_names: frozenset[str]) -> QueryPolicy:
@@ -95,22 +101,20 @@ def _denied_calls(con: duckdb.DuckDBPyConnection) -> tuple[frozenset[str], froze
     `histogram` is); and every denied call: those, the denied scalar functions, and the built-in macros that call
     any of them (`pg_sleep` calls `sleep_ms`), directly or through other macros."""
     kinds: dict[str, set[str]] = {}
-    macros: dict[str, str] = {}
+    calls: dict[str, set[str]] = {}  # macro → what its definitions call (every overload's)
     for name, kind, definition in con.execute(
         "SELECT function_name, function_type, macro_definition FROM duckdb_functions()"
     ).fetchall():
         kinds.setdefault(name.lower(), set()).add(kind)
         if kind == "macro" and definition:
-            macros[name.lower()] = definition
+            calls.setdefault(name.lower(), set()).update(c.casefold() for c in _CALL.findall(definition))
     tables = {
         name
         for name, found in kinds.items()
         if found & set(_TABLE_TYPES) and not found & set(_CALLABLE_TYPES) and name not in ALLOWED_TABLE_FUNCTIONS
     }
     denied = set(tables | DENIED_SCALAR_FUNCTIONS)
-    while True:  # to a fixed point: a macro that calls a denied macro is denied too
-        calls = re.compile(r"\b(" + "|".join(map(re.escape, sorted(denied))) + r")\s*\(", re.IGNORECASE)
-        more = {name for name, definition in macros.items() if name not in denied and calls.search(definition)}
-        if not more:
-            return frozenset(tables), frozenset(denied)
+    # To a fixed point: a macro that calls a denied macro is denied too.
+    while more := {name for name, called in calls.items() if name not in denied and called & denied}:
         denied |= more
+    return frozenset(tables), frozenset(denied)

@@ -13,8 +13,10 @@ import select
 import subprocess
 import sys
 import time
+from dataclasses import replace
 from pathlib import Path
 
+from search_core.advice.hints import EmptyAnswer
 from search_core.advice.profile import TableProfile
 from search_core.engine.budget import REPLY_BUDGET_BYTES
 from search_core.engine.limits import QueryLimits
@@ -215,23 +217,22 @@ class QueryWorker:
         reply, deadline = self._ask(Query(sql))
         if not isinstance(reply, Rows):
             raise QueryAborted(self._abort_message("exited"))
-        why = self._why_empty(deadline) if reply.hints_follow else Hinted()
-        return QueryResult(reply.columns, reply.rows, reply.truncated, why.hints, why.clock, why.where_rows)
+        return replace(reply.result, why_empty=self._why_empty(deadline)) if reply.hints_follow else reply.result
 
-    def _why_empty(self, deadline: float) -> Hinted:
+    def _why_empty(self, deadline: float) -> EmptyAnswer:
         """The hints that follow an answer without rows, if they come by the query's deadline; else the worker is
         stopped (and replaced on the next call) and the empty answer stands without them."""
         assert self._process is not None
         try:
             reply = self._process.receive(deadline)
         except WorkerGone:
-            return Hinted()
+            return EmptyAnswer()
         if isinstance(reply, Failure) and reply.retiring:
             self._process.stop()
-        return reply if isinstance(reply, Hinted) else Hinted()
+        return reply.why if isinstance(reply, Hinted) else EmptyAnswer()
 
     def describe(self) -> TableProfile:
-        """The profile of this version of the data (sql/profile.py)."""
+        """The profile of this version of the data (advice/profile.py)."""
         reply, _ = self._ask(Describe())
         if not isinstance(reply, Profiled):
             raise QueryAborted(self._abort_message("exited"))

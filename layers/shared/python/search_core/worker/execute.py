@@ -2,21 +2,25 @@
 
 The row cap is applied to the query as a whole (`SELECT * FROM (query) LIMIT max_rows + 1`), so aggregates still see
 every row, the query's own ORDER BY and smaller LIMIT are kept, and one extra row tells that the result was cut.
-The plan of that bounded query is authorised (`sql/plan.py`) under the same deadline as its run, and what comes back
-is cut to a size the parent can shape quickly, whatever its nesting.
+The plan of that bounded query is authorised (`safety/plan.py`) in the same transaction and under the same deadline
+as its run, and what comes back is cut to a size the parent can shape quickly, whatever its nesting.
 """
 
 from __future__ import annotations
 
 import re
-from datetime import date, datetime, time
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from datetime import date, datetime
+from datetime import time as time_of_day
 from typing import Any
 
 import duckdb
 
 from search_core.advice.explain import FAILED_PREFIX, READ_CHARS, UNREADABLE_ERROR, explain, short, unknown_name
 from search_core.engine.budget import BUDGET_BYTES, REPLY_BUDGET_BYTES, fit_rows
-from search_core.engine.limits import QueryLimits
+from search_core.engine.limits import TEXTS_KEPT, QueryLimits
 from search_core.engine.quoting import quote_identifier
 from search_core.engine.table import TableSpec
 from search_core.engine.values import Clipper
@@ -35,16 +39,23 @@ _TEMPORAL = re.compile(r"\b(?:DATE|TIME|TIMESTAMP|TIMESTAMPTZ|TIMETZ|INTERVAL)(?
 _ALWAYS_TEXT = re.compile(r"\bMAP\((?!VARCHAR,)|\b(?:VARIANT|UNION|GEOMETRY)\b")
 _PLAIN_DATE = re.compile(r"DATE|TIME|TIMESTAMP|TIMESTAMP_S|TIMESTAMP_MS")
 # What DuckDB's Python conversion makes of ±infinity (a real value there is read again as text, which is exact too).
-_PYTHON_LIMITS = (date.max, date.min, datetime.max, datetime.min, time.max)
+_PYTHON_LIMITS = (date.max, date.min, datetime.max, datetime.min, time_of_day.max)
 
 
 def run_query(
-    con: duckdb.DuckDBPyConnection, sql: str, policy: QueryPolicy, limits: QueryLimits, table: TableSpec
+    con: duckdb.DuckDBPyConnection,
+    sql: str,
+    policy: QueryPolicy,
+    limits: QueryLimits,
+    table: TableSpec,
+    deadline: float | None = None,
 ) -> QueryResult:
-    """Guard, bound and run `sql` over `table`; raise QueryRejected, QueryFailed or QueryAborted with a Japanese
+    """Guard, bound and run `sql` over `table`, DuckDB interrupted at `deadline` (time.monotonic(); by default, the
+    interrupt deadline of a request received now); raise QueryRejected, QueryFailed or QueryAborted with a Japanese
     message."""
+    interrupt_at = limits.interrupt_deadline(time.monotonic()) if deadline is None else deadline
     try:
-        with WATCHDOG.deadline(con, limits.interrupt_seconds):
+        with _one_transaction(con), WATCHDOG.until(con, interrupt_at):
             bounded = authorize(con, sql, policy, limits)
             columns, rows = _fetch(con, bounded, limits.max_rows + 1)
     except duckdb.ParserException as error:
@@ -77,26 +88,50 @@ def run_query(
 
 
 def authorize(con: duckdb.DuckDBPyConnection, sql: str, policy: QueryPolicy, limits: QueryLimits) -> str:
-    """The bounded statement to run for `sql`, once its text and its plan are allowed (raises otherwise).
+    """The bounded statement to run for `sql`, once its text, its parse and its plan are allowed (raises otherwise).
 
-    The row cap wraps the statement, so the parse and the plan authorised are those of what runs. Planning errors
-    are DuckDB's.
+    The row cap wraps the statement, so the parse and the plan authorised are those of what runs. The plan is checked
+    on every run, and holds only for a run in the same transaction (`_one_transaction`). Planning errors are DuckDB's.
     """
-    statement = check_text(sql, policy)
-    # One execute of the wrapped query later: the relation API would bind and plan it two or three times.
-    bounded = f"SELECT * FROM (\n{statement}\n) LIMIT {limits.max_rows + 1}"
-    refuse_bind_time_queries(con, bounded)
+    bounded = _checked_text(con, sql, policy, limits)
     authorize_plan(con, bounded, policy)
     return bounded
+
+
+def _checked_text(con: duckdb.DuckDBPyConnection, sql: str, policy: QueryPolicy, limits: QueryLimits) -> str:
+    """The bounded statement for `sql` once its text and its parse are allowed: checked once per text, as neither
+    check reads anything but the text."""
+    key, checked = (sql, limits.max_rows), policy.checked_texts
+    if key not in checked:
+        statement = check_text(sql, policy)
+        # One execute of the wrapped query later: the relation API would bind and plan it two or three times.
+        bounded = f"SELECT * FROM (\n{statement}\n) LIMIT {limits.max_rows + 1}"
+        refuse_bind_time_queries(con, bounded)
+        if len(checked) >= TEXTS_KEPT:
+            del checked[next(iter(checked))]  # the oldest
+        checked[key] = bounded
+    return checked[key]
+
+
+@contextmanager
+def _one_transaction(con: duckdb.DuckDBPyConnection) -> Iterator[None]:
+    """The plan check and the run in one transaction. DuckDB folds what is fixed for a transaction (the clock, the
+    transaction id) into a plan: in separate transactions, `WHERE txid_current() % 3 = 1` made a view of the settings
+    an empty result for the check and a scan of them for the run."""
+    con.begin()
+    try:
+        yield
+    finally:
+        con.rollback()  # nothing was written
 
 
 def _explained(
     con: duckdb.DuckDBPyConnection, sql: str, error: duckdb.Error, table: TableSpec, limits: QueryLimits
 ) -> SearchError:
-    """The error told with the way forward, which may look at the data (a value that would not convert) within a
-    quarter of the query's time; DuckDB's own first sentence if that fails."""
+    """The error told with the way forward, which may look at the data (a value that would not convert) within
+    `limits.explain_seconds`; DuckDB's own first sentence if that fails."""
     try:
-        with WATCHDOG.deadline(con, limits.interrupt_seconds / 4):
+        with WATCHDOG.deadline(con, limits.explain_seconds):
             return explain(con, sql, error, table)
     except (duckdb.Error, RecursionError, UnicodeDecodeError):
         return QueryFailed(short(FAILED_PREFIX + scrub_paths(str(error)[:READ_CHARS]).splitlines()[0]))

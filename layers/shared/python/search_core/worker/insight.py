@@ -11,13 +11,14 @@ from __future__ import annotations
 import time
 import traceback
 from dataclasses import replace
+from functools import lru_cache
 
 import duckdb
 
 from search_core.advice.filters import Filters, clock_macros, filters
 from search_core.advice.hints import MAX_HINTS, ClockNote, ClockRange, EmptyAnswer, rows_without, value_hints
 from search_core.advice.profile import VALUE_CHARS, FieldProfile, TableProfile, build_profile
-from search_core.engine.limits import QueryLimits
+from search_core.engine.limits import TEXTS_KEPT, QueryLimits
 from search_core.engine.quoting import quote_identifier
 from search_core.engine.table import TableSpec
 from search_core.engine.watchdog import WATCHDOG
@@ -27,7 +28,6 @@ from search_core.worker.execute import run_query
 
 # Conditions counted in one scan: as many as hints can name, and more than a query usually holds.
 _COUNTED = 2 * MAX_HINTS
-_PROFILE_TIMEOUT = "データの概要を制限時間内に作れませんでした。少し待ってから再試行してください。"
 
 
 class DataInsight:
@@ -41,28 +41,37 @@ class DataInsight:
         self.policy = policy
         self.limits = limits
         self._profile: TableProfile | None = None
-        self._clock_macros = clock_macros({m.name: m.body for m in table.macros})
-        self._columns = {c.name for c in table.columns}
-        self._tables = frozenset(name.lower() for name in table.table_names)
+        columns = {c.name for c in table.columns}
+        tables = frozenset(name.lower() for name in table.table_names)
+        clock = clock_macros({m.name: m.body for m in table.macros})
 
-    def profile(self, seconds: float) -> TableProfile:
-        """The data's profile, built on first use within `seconds` (QueryAborted if that is not enough) and kept."""
+        # What a text tests depends on DuckDB's parse of it and nothing else: read once per text, as an agent that
+        # found nothing often sends the same text again.
+        @lru_cache(maxsize=TEXTS_KEPT)
+        def tested(sql: str) -> Filters:
+            return filters(con, sql, columns, tables, clock)
+
+        self._filters = tested
+
+    def profile(self, deadline: float) -> TableProfile:
+        """The data's profile, built on first use by `deadline` (time.monotonic(); QueryAborted if that is not
+        enough) and kept."""
         if self._profile is None:
-            if seconds <= 0:
-                raise QueryAborted(_PROFILE_TIMEOUT)
+            if deadline <= time.monotonic():
+                raise QueryAborted(self.limits.profile_timeout_message)
             try:
-                with WATCHDOG.deadline(self.con, seconds):
+                with WATCHDOG.until(self.con, deadline):
                     self._profile = build_profile(self.con, self.table)
             except duckdb.InterruptException:
-                raise QueryAborted(_PROFILE_TIMEOUT) from None
+                raise QueryAborted(self.limits.profile_timeout_message) from None
         return self._profile
 
-    def empty_answer(self, sql: str, seconds: float) -> EmptyAnswer:
-        """Why `sql` found nothing, within `seconds`: what the fields it tests hold and how many rows pass each
-        condition alone, and, if it reads the clock, the rows for now and the range of the columns it compared.
-        Whatever cannot be learnt in time, or fails, is left out: the empty answer stands."""
+    def empty_answer(self, sql: str, deadline: float) -> EmptyAnswer:
+        """Why `sql` found nothing, by `deadline` (time.monotonic()): what the fields it tests hold and how many rows
+        pass each condition alone, and, if it reads the clock, the rows for now and the range of the columns it
+        compared. Whatever cannot be learnt in time, or fails, is left out: the empty answer stands."""
         try:
-            return self._empty_answer(sql, time.monotonic() + seconds)
+            return self._empty_answer(sql, deadline)
         except (QueryAborted, duckdb.Error):
             return EmptyAnswer()
         except Exception:  # a fault in the hints must never turn an empty answer into an error
@@ -70,9 +79,9 @@ class DataInsight:
             return EmptyAnswer()
 
     def _empty_answer(self, sql: str, deadline: float) -> EmptyAnswer:
-        profile = self.profile(deadline - time.monotonic())
-        with WATCHDOG.deadline(self.con, deadline - time.monotonic()):
-            tested = filters(self.con, sql, self._columns, self._tables, self._clock_macros)
+        profile = self.profile(deadline)
+        with WATCHDOG.until(self.con, deadline):
+            tested = self._filters(sql)
         computed = [self._computed_values(c.column, deadline) for c in tested.conditions if c.computed][:MAX_HINTS]
         profile = replace(profile, fields=profile.fields + tuple(f for f in computed if f is not None))
         json_columns = {c.name for c in self.table.columns if c.is_json}
@@ -111,12 +120,11 @@ class DataInsight:
     def _count(self, counts: list[str], deadline: float) -> list[int | None] | None:
         """The values of `counts` over the table, asked by DuckDB through the same guard, plan check and bounds as
         any query (the predicates are the agent's own text); None if they cannot be known in time."""
-        remaining = deadline - time.monotonic()
-        if not counts or remaining <= 0:
+        if not counts or deadline <= time.monotonic():
             return None
         sql = f"SELECT {', '.join(counts)} FROM {quote_identifier(self.table.table)}"
         try:
-            result = run_query(self.con, sql, self.policy, self.limits.interrupting_after(remaining), self.table)
+            result = run_query(self.con, sql, self.policy, self.limits, self.table, deadline)
         except SearchError:
             return None
         row = result.rows[0] if result.rows else []
@@ -125,8 +133,7 @@ class DataInsight:
     def _computed_values(self, expression: str, deadline: float) -> FieldProfile | None:
         """The most frequent values of an expression the query tested (`dayname(start_date)`), asked as any query
         is: the expression is the agent's text, so it passes the same guard, plan check and bounds."""
-        remaining = deadline - time.monotonic()
-        if remaining <= 0:
+        if deadline <= time.monotonic():
             return None
         table = quote_identifier(self.table.table)
         counted = (
@@ -134,7 +141,7 @@ class DataInsight:
         )
         sql = f"SELECT v, n, count(*) OVER () AS kinds, sum(n) OVER () AS present FROM ({counted}) ORDER BY n DESC, v"
         try:
-            result = run_query(self.con, sql, self.policy, self.limits.interrupting_after(remaining), self.table)
+            result = run_query(self.con, sql, self.policy, self.limits, self.table, deadline)
         except SearchError:
             return None
         if not result.rows:

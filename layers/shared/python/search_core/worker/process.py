@@ -117,14 +117,15 @@ class _Session:
             yield line
 
     def answers(self, request: Request) -> Iterator[Reply]:
-        """The reply to `request`; for a query without rows, the rows at once and then why there are none."""
-        started = time.monotonic()
+        """The reply to `request`; for a query without rows, the rows at once and then why there are none. All of it
+        is done by one deadline, set when the request arrives."""
+        deadline = self.limits.interrupt_deadline(time.monotonic())
         try:
             if isinstance(request, Describe):
-                yield Profiled(self.insight.profile(self.limits.interrupt_seconds))
+                yield Profiled(self.insight.profile(deadline))
                 return
             assert isinstance(request, Query), "after the boot, only queries and descriptions"
-            result = run_query(self.con, request.sql, self.policy, self.limits, self.table)
+            result = run_query(self.con, request.sql, self.policy, self.limits, self.table, deadline)
         except SearchError as error:
             yield Failure.of(error)
             return
@@ -135,11 +136,9 @@ class _Session:
             yield Failure.of(QueryFailed("クエリの実行中に内部エラーが起きました。"))
             return
         empty = not result.rows and bool(result.columns)
-        yield Rows(result.columns, result.rows, result.truncated, hints_follow=empty)
+        yield Rows(result, hints_follow=empty)
         if empty:
-            remaining = self.limits.interrupt_seconds - (time.monotonic() - started)
-            why = self.insight.empty_answer(request.sql, remaining)
-            yield Hinted(why.hints, why.clock, why.where_rows)
+            yield Hinted(self.insight.empty_answer(request.sql, deadline))
 
 
 def _open_session(boot: Boot, replies: IO[bytes]) -> _Session | None:

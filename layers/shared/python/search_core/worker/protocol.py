@@ -13,11 +13,12 @@ from dataclasses import dataclass, field
 from enum import Enum
 from typing import Any, ClassVar
 
-from search_core.advice.hints import ClockNote, ValueHint
+from search_core.advice.hints import EmptyAnswer
 from search_core.advice.profile import TableProfile
 from search_core.engine.limits import QueryLimits
 from search_core.engine.table import TableSpec
 from search_core.errors import DataUnavailable, QueryAborted, QueryFailed, QueryRejected, SearchError
+from search_core.worker.result import QueryResult
 
 
 @dataclass(frozen=True)
@@ -58,9 +59,7 @@ class Ready:
 @dataclass(frozen=True)
 class Rows:
     tag: ClassVar[str] = "rows"
-    columns: list[str]
-    rows: list[list[Any]]
-    truncated: bool
+    result: QueryResult
     # An answer without rows is sent at once, and `Hinted` follows it: should the hints overrun the deadline and
     # the worker be killed, the empty answer stands.
     hints_follow: bool = False
@@ -72,9 +71,7 @@ class Hinted:
     condition reads the clock."""
 
     tag: ClassVar[str] = "hinted"
-    hints: list[ValueHint] = field(default_factory=list)
-    clock: ClockNote | None = None
-    where_rows: int | None = None
+    why: EmptyAnswer = field(default_factory=EmptyAnswer)
 
 
 @dataclass(frozen=True)
@@ -153,18 +150,17 @@ def decode_request(line: bytes | str) -> Request:
 
 def decode_reply(line: bytes | str) -> Reply:
     """
-    >>> decode_reply(encode(Rows(["a"], [[1]], False)))
-    Rows(columns=['a'], rows=[[1]], truncated=False, hints_follow=False)
+    >>> decode_reply(encode(Rows(QueryResult(["a"], [[1]], truncated=True)))) == Rows(QueryResult(["a"], [[1]], True))
+    True
     """
     data = json.loads(line)
     kind = data.pop("type")
     if kind == Ready.tag:
         return Ready()
     if kind == Rows.tag:
-        return Rows(data["columns"], data["rows"], bool(data["truncated"]), bool(data.get("hints_follow")))
+        return Rows(QueryResult.from_dict(data["result"]), bool(data.get("hints_follow")))
     if kind == Hinted.tag:
-        clock = ClockNote.from_dict(data["clock"]) if data.get("clock") else None
-        return Hinted([ValueHint.from_dict(hint) for hint in data["hints"]], clock, data.get("where_rows"))
+        return Hinted(EmptyAnswer.from_dict(data["why"]))
     if kind == Profiled.tag:
         return Profiled(TableProfile.from_dict(data["profile"]))
     if kind == Failure.tag:
@@ -187,6 +183,7 @@ def _fields(message: Request | Reply) -> dict[str, Any]:
     if isinstance(message, Profiled):
         return {"profile": message.profile.to_dict()}
     if isinstance(message, Hinted):
-        clock = message.clock.to_dict() if message.clock else None
-        return {"hints": [hint.to_dict() for hint in message.hints], "clock": clock, "where_rows": message.where_rows}
+        return {"why": message.why.to_dict()}
+    if isinstance(message, Rows):
+        return {"result": message.result.to_dict(), "hints_follow": message.hints_follow}
     return dict(vars(message))

@@ -1,5 +1,5 @@
 """The agent's look at a dataset before it asks: each column's type and description with a profile of the live data
-(sql/profile.py), fitted to the response budget.
+(advice/profile.py), fitted to the response budget.
 
 Most columns get their most frequent values; free text (nearly every value different) gets two samples instead,
 since its frequencies say nothing; a JSON object column is shown key by key, as a query reaches into it.

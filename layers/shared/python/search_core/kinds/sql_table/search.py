@@ -9,7 +9,7 @@ from typing import Any
 
 from pydantic import BaseModel, Field
 
-from search_core.advice.hints import ClockNote, ValueHint
+from search_core.advice.hints import ClockNote, EmptyAnswer, ValueHint
 from search_core.catalogue import PREPARED_SUFFIX
 from search_core.datasets.clock import jst_now_text
 from search_core.datasets.spec import DatasetSpec
@@ -146,23 +146,24 @@ class SqlSearch:
         """No rows: say so, and, where the worker found them, what the tested fields hold, how many rows pass each
         condition alone, and the clock's part (bounded there). Advice to rewrite a condition is given only where a
         condition finds nothing, or whether it does is not known."""
-        hints = result.hints
+        why = result.why_empty
+        hints = why.hints
         message = self.spec.no_results_message + "。"
-        if result.clock is not None:
-            message += _clock_text(result.clock)
+        if why.clock is not None:
+            message += _clock_text(why.clock)
         culprits = [h.condition for h in hints if h.matched is False]
         unsure = any(h.matched is None for h in hints)
         if culprits:
             message += f"データに合う行がない条件: {'、'.join(culprits)}。"
         else:
-            message += _combination_text(hints, result.clock, result.where_rows)
+            message += _combination_text(why)
         message += "".join(_range_text(h.field, h.minimum, h.maximum, h.missing) for h in hints if h.minimum)
         if any(h.values for h in hints) and (culprits or unsure):
             message += (
                 "その値がデータにないなら、0 件が答えです。書き方が違うだけなら、hints の values（その列に実際に"
                 "ある値）から選んで書き直してください。"
             )
-        elif not hints and result.clock is None and not result.where_rows:
+        elif not hints and why.clock is None and not why.where_rows:
             message += (
                 f"条件をゆるめるか、{self.spec.profile_operation} で列の値と形式を確かめてから再試行してください。"
             )
@@ -170,8 +171,9 @@ class SqlSearch:
         return SqlSearchResponse(results=[], count=0, truncated=result.truncated, message=message, hints=hints or None)
 
 
-def _combination_text(hints: list[ValueHint], clock: ClockNote | None, where_rows: int | None) -> str:
+def _combination_text(why: EmptyAnswer) -> str:
     """What made an answer empty when no condition alone did: counted by DuckDB, or nothing said."""
+    hints, clock, where_rows = why.hints, why.clock, why.where_rows
     if where_rows:
         return (
             f"WHERE の条件（なければテーブル全体）に合う行は {where_rows} 件あります。0 件になったのは WHERE 以外の"
