@@ -20,6 +20,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import re
 import sqlite3
 import statistics
 import subprocess
@@ -34,6 +35,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from tooling.case_corpus import write as write_corpus
 from tooling.local import LAYER, ROOT
 
+from search_core.kinds.case_law.courts import names_level
 from search_core.kinds.case_law.index import relevance
 from search_core.kinds.case_law.models import CaseQuery
 from search_core.kinds.case_law.prepare import FORMAT_VERSION
@@ -176,10 +178,11 @@ def reference(raw: Path) -> Path:
 
 
 def _term_condition(term: Term) -> tuple[str, list[object]]:
-    """SQL that holds for every decision the term can match (the exact test follows in Python): its literal parts,
-    or for a date also the decisions of those days."""
+    """SQL that holds for every decision the term can match (the exact test follows in Python): one of its pieces
+    (a phrase or a citation holds them all, an amount one of its writings), or for a date also the decisions of
+    those days."""
     parts: list[object] = list(term.pieces)
-    holding = " AND ".join(["contains(text, ?)"] * len(parts))
+    holding = "(" + " OR ".join(["contains(text, ?)"] * len(parts)) + ")"
     if isinstance(term, DateSpan):
         return f"({holding} OR date BETWEEN ? AND ?)", [*parts, term.first, term.last]
     return holding, parts
@@ -195,9 +198,13 @@ def _prefilter(query: CaseQuery) -> tuple[str, list[object]]:
         if isinstance(term, Phrase):  # a decision holding its text is excluded whatever else it holds
             conditions.append("NOT contains(text, ?)")
             parameters.append(term.text)
-    if query.court:
-        conditions.append("(contains(court_canonical, ?) OR contains(court, ?))")
-        parameters += [query.court, query.court_as_written]
+    if query.court:  # courts.py's rule, written again as SQL: a level anywhere; a name where a court's name begins
+        if names_level(query.court):
+            conditions.append("contains(court_canonical, ?)")
+            parameters.append(query.court)
+        else:
+            conditions.append("(regexp_matches(court_canonical, ?) OR starts_with(court, ?))")
+            parameters += ["(^|裁判所|支部)" + re.escape(query.court), query.court_as_written]
     for bound, operator in ((query.date_from, ">="), (query.date_to, "<=")):
         if bound:
             conditions.append(f"date {operator} ?")

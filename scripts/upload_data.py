@@ -16,6 +16,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+from tooling.progress import StageProgress
 from tooling.publish import publish_catalogue
 
 from search_core.catalogue import ACTION_GROUPS
@@ -34,8 +35,9 @@ def main() -> None:
     if unknown or missing:
         sys.exit(f"no dataset named {', '.join(unknown)}" if unknown else f"no such file: {', '.join(missing)}")
     try:
-        for line in publish_catalogue(args.bucket, args.prefix, sources):
-            print(line)
+        with StageProgress() as progress:  # preparing the case-law database is the long part
+            for line in publish_catalogue(args.bucket, args.prefix, sources, progress):
+                print(line)
     except InvalidData as error:
         sys.exit(str(error))
 

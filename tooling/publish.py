@@ -11,32 +11,37 @@ from tooling import DATA_DIR
 
 from search_core.catalogue import ACTION_GROUPS, ActionGroup, CaseLaw, SqlTable
 from search_core.datasets.spec import DatasetSpec
-from search_core.kinds.case_law.prepare import prepare
+from search_core.kinds.case_law.prepare import Progress, no_progress, prepare
 from search_core.kinds.sql_table.publish import prepare_upload, upload
 from search_core.storage import s3
 
 
-def publish_catalogue(bucket: str, prefix: str = "data/", sources: Mapping[str, Path] | None = None) -> Iterator[str]:
+def publish_catalogue(
+    bucket: str, prefix: str = "data/", sources: Mapping[str, Path] | None = None, progress: Progress = no_progress
+) -> Iterator[str]:
     """Upload each dataset (from `sources[name]`, else the sample in data/) under `prefix`, the template's default
-    keys with prefix data/; yield a line per dataset saying what was uploaded.
+    keys with prefix data/; yield a line per dataset saying what was uploaded. `progress` is told how preparing the
+    case-law database goes (tooling/progress.py shows it).
 
     Every dataset is checked and prepared before anything is uploaded: a CSV that does not match its spec raises
     InvalidData and leaves the bucket as it was.
     """
     with tempfile.TemporaryDirectory() as work:
-        uploads = [_prepare(group, (sources or {}).get(group.data), Path(work)) for group in ACTION_GROUPS.values()]
+        uploads = [
+            _prepare(group, (sources or {}).get(group.data), Path(work), progress) for group in ACTION_GROUPS.values()
+        ]
         for upload_one in uploads:
             yield upload_one(bucket, prefix)
 
 
-def _prepare(group: ActionGroup, source: Path | None, work: Path) -> Callable[[str, str], str]:
+def _prepare(group: ActionGroup, source: Path | None, work: Path, progress: Progress) -> Callable[[str, str], str]:
     """Check and prepare `group`'s data now, as its kind publishes it; return what uploads it and says what it did."""
     source = source or DATA_DIR / group.data_file
     match group.kind:
         case SqlTable(spec):
             return _prepare_table(group, spec, source, work)
         case CaseLaw():
-            return _prepare_cases(group, source, work)
+            return _prepare_cases(group, source, work, progress)
 
 
 def _prepare_table(group: ActionGroup, spec: DatasetSpec, source: Path, work: Path) -> Callable[[str, str], str]:
@@ -50,9 +55,9 @@ def _prepare_table(group: ActionGroup, spec: DatasetSpec, source: Path, work: Pa
     return upload_table
 
 
-def _prepare_cases(group: ActionGroup, source: Path, work: Path) -> Callable[[str, str], str]:
+def _prepare_cases(group: ActionGroup, source: Path, work: Path, progress: Progress) -> Callable[[str, str], str]:
     published = group.published_file or group.data_file
-    stats = prepare(source, work / published)
+    stats = prepare(source, work / published, progress=progress)
 
     def upload_cases(bucket: str, prefix: str) -> str:
         s3.upload(bucket, prefix + published, work / published)

@@ -50,7 +50,17 @@ GENERATED = {
     "events/search_parks/profile.json",
 }
 HAND_WRITTEN = {"layers/shared/python/search_core/datasets/parks.py", "layers/shared/python/search_core/catalogue.py"}
-COPIED = ["functions", "scripts", "tooling", "events", "data", "template.yaml", "pyproject.toml", "tests/attacks"]
+COPIED = [
+    "functions",
+    "scripts",
+    "tooling",
+    "local_mcp",
+    "events",
+    "data",
+    "template.yaml",
+    "pyproject.toml",
+    "tests/attacks",
+]
 
 CALL_IT = """
 import json

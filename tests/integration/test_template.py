@@ -281,3 +281,12 @@ def test_descriptions_name_operations_not_paths(tools: dict[str, list[Tool]]) ->
     for tool in everything:
         text = json.dumps([tool.description, tool.input_schema], ensure_ascii=False)
         assert not [other.path for other in everything if other.path in text], tool.name
+
+
+def test_the_instruction_names_every_action_group_and_every_case_law_tool(template: Any) -> None:
+    """One instruction serves both jobs (the area concierge and the legal research assistant), on both platforms:
+    the agent is told which tools serve which, so every action group and each case-law operation is named."""
+    instruction = template["Resources"]["Agent"]["Properties"]["Instruction"]
+    assert all(name in instruction for name in ACTION_GROUPS)
+    assert all(operation in instruction for operation in ("searchCases", "findInCase", "readCaseText"))
+    assert "コンシェルジュ" in instruction and "法律調査" in instruction

@@ -18,7 +18,7 @@ from search_core.kinds.case_law.terms import Phrase
 
 def test_snippet_shows_the_original_spelling_around_the_hit() -> None:
     text = "前置き。" * 100 + "被告は民法第七百九条に基づく責任を負う。" + "後書き。" * 100
-    cut = snippet(text, (Phrase("第709条"),))
+    cut = snippet(text, (Phrase("第709条"),))[0]
     assert "民法第七百九条に基づく" in cut
     assert cut.startswith("…") and cut.endswith("…")
     assert len(cut) <= BEFORE + len("第七百九条") + AFTER + 2
@@ -26,22 +26,22 @@ def test_snippet_shows_the_original_spelling_around_the_hit() -> None:
 
 def test_snippet_finds_full_width_spellings() -> None:
     text = "x" * 500 + "ＰＲＯＶＩＤＥＲ責任制限法" + "y" * 500
-    assert "ＰＲＯＶＩＤＥＲ責任制限法" in snippet(text, (Phrase("provider"),))
+    assert "ＰＲＯＶＩＤＥＲ責任制限法" in snippet(text, (Phrase("provider"),))[0]
 
 
 def test_snippet_uses_the_earliest_hit_of_any_keyword() -> None:
     text = "a" * 300 + "過失" + "b" * 300 + "損害" + "c" * 300
-    assert "過失" in snippet(text, (Phrase("損害"), Phrase("過失")))
+    assert "過失" in snippet(text, (Phrase("損害"), Phrase("過失")))[0]
 
 
 def test_snippet_without_a_hit_is_the_opening() -> None:
     text = "主文　本件控訴を棄却する。" + "。" * 500
-    assert snippet(text, (Phrase("東京"),)).startswith("主文　本件控訴を棄却する。")
+    assert snippet(text, (Phrase("東京"),))[0].startswith("主文　本件控訴を棄却する。")
 
 
 def test_snippet_far_into_a_long_text_with_many_numerals() -> None:
     text = "第一千二百三十四条。" * 3000 + "目的の語句" + "終わり"
-    assert "目的の語句" in snippet(text, (Phrase("目的の語句"),))
+    assert "目的の語句" in snippet(text, (Phrase("目的の語句"),))[0]
 
 
 def body(text: str, next_offset: int | None) -> dict[str, Any]:
@@ -71,7 +71,7 @@ def test_a_citation_keyword_is_shown_where_its_citation_is() -> None:
     from search_core.kinds.case_law.query import parse
 
     text = "主文　請求を棄却する。" + "。" * 600 + "被告は民法第七百十五条の使用者責任を負う。" + "。" * 600
-    cut = snippet(text, parse("民法715条").positive_terms)
+    cut, _ = snippet(text, parse("民法715条").positive_terms)
     assert "民法第七百十五条" in cut and not cut.startswith("主文")
 
 

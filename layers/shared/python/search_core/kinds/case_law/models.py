@@ -16,11 +16,11 @@ class CaseQuery:
 
     expression: Expression
     limit: int
-    court: str | None = None  # canonical form
+    court: str | None = None  # canonical form: a level (高等裁判所) or a court's name or beginning (courts.py)
     date_from: date | None = None
     date_to: date | None = None
     by_relevance: bool = False  # else newest first
-    court_as_written: str | None = None  # normalised: a part of an abbreviated name (知財) is found as it is
+    court_as_written: str | None = None  # normalised: the beginning of a name as stored (知財高 of 知財高裁)
 
     @property
     def filtered(self) -> bool:
@@ -42,6 +42,9 @@ class CaseMatches:
     without_excluded: int | None = None
 
 
+_MAIN_HEADING, _REASONS_HEADING = "主文\n", "\n\n事実及び理由\n"
+
+
 @dataclass(frozen=True)
 class Decision:
     doc_num: int
@@ -57,4 +60,28 @@ class Decision:
     @property
     def full_text(self) -> str:
         """主文 and 事実及び理由, as a reader pages through them."""
-        return f"主文\n{self.main_text or ''}\n\n事実及び理由\n{self.facts_and_reasons or ''}"
+        return f"{_MAIN_HEADING}{self.main_text or ''}{_REASONS_HEADING}{self.facts_and_reasons or ''}"
+
+    @property
+    def body(self) -> str:
+        """主文 and 事実及び理由 without their headings: what a snippet is cut from (a keyword such as 理由 is
+        looked for in what the court wrote, not in our headings)."""
+        return f"{self.main_text or ''}\n{self.facts_and_reasons or ''}"
+
+    @property
+    def regions(self) -> dict[str, tuple[int, int]]:
+        """Where the parts a term may be confined to lie in `full_text` (事件名 is not in it)."""
+        start = len(_MAIN_HEADING)
+        return {"主文": (start, start + len(self.main_text or ""))}
+
+    def full_offset(self, body_offset: int) -> int:
+        """Where a place in `body` is in `full_text`.
+
+        >>> decision = Decision(1, "d", None, None, None, None, None, "主文です", "理由です")
+        >>> [decision.full_text[decision.full_offset(decision.body.index(t))] for t in ("主", "理")]
+        ['主', '理']
+        """
+        main = len(self.main_text or "")
+        if body_offset <= main:
+            return len(_MAIN_HEADING) + body_offset
+        return body_offset - main - 1 + len(_MAIN_HEADING) + main + len(_REASONS_HEADING)

@@ -1,6 +1,6 @@
 """Build the prepared case-law database: everything normalised and indexed ahead of time.
 
-    python -m search_core.kinds.case_law.prepare cases.db cases.duckdb
+    .venv/bin/python scripts/prepare_cases.py cases.db cases.duckdb    # with progress; make upload-data does it too
 
 The input is the existing SQLite `cases.db` (or a CSV / JSONL export with the same columns). The output is one
 DuckDB file that the function opens as it is, with no conversion at cold start:
@@ -16,15 +16,13 @@ DuckDB file that the function opens as it is, with no conversion at cold start:
 
 from __future__ import annotations
 
-import argparse
 import os
-import sys
 import time
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from itertools import islice
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol
 
 import duckdb
 from pyroaring import BitMap
@@ -33,7 +31,7 @@ from search_core.kinds.case_law.courts import canonical_court
 from search_core.kinds.case_law.dates import parse_decision_date
 from search_core.kinds.case_law.grams import grams_of, stored
 from search_core.kinds.case_law.normalize import normalize
-from search_core.kinds.case_law.source import read_decisions
+from search_core.kinds.case_law.source import counted_rows, read_decisions
 from search_core.kinds.case_law.texts import packed, searched_utf8
 
 # 3: numerals with 万, 億 and 兆 keep those units (三百万 → 300万, as decisions write it); 4: roaring bitmaps, and
@@ -46,9 +44,25 @@ _BATCH = 200
 _GRAM_CHUNK = 2000  # decisions whose pairs are gathered before they join the sets (bounds the lists held)
 _GRAM_ROWS = 50_000  # grams written per statement
 
+# The stages, in order, as a Progress is told them; each counts decisions, but writing the index counts grams.
+STAGES = ("reading decisions", "numbering decisions", "indexing decisions", "writing index grams", "saving decisions")
+READING, NUMBERING, INDEXING, WRITING_INDEX, SAVING = STAGES
+
 _STAGED = """CREATE TEMP TABLE staged (
     doc_id VARCHAR, court VARCHAR, court_canonical VARCHAR, date DATE, date_text VARCHAR, case_number VARCHAR,
     case_name VARCHAR, source_url VARCHAR, has_main_text BOOLEAN, texts BLOB)"""
+
+
+class Progress(Protocol):
+    """Told how preparing goes, for a person to watch (tooling/progress.py shows it): a stage starts with the first
+    call naming it, `done` grows, and it ends with the call where `done` equals `total` (None while not known: the
+    rows of a CSV or JSONL file are not counted ahead)."""
+
+    def __call__(self, stage: str, done: int, total: int | None) -> None: ...
+
+
+def no_progress(stage: str, done: int, total: int | None) -> None:
+    """The Progress when nobody watches (the function preparing a raw file at load time)."""
 
 
 @dataclass(frozen=True)
@@ -59,8 +73,9 @@ class PreparedStats:
     seconds: float
 
 
-def prepare(source: Path, target: Path, threads: int | None = None) -> PreparedStats:
-    """Convert `source` into a prepared DuckDB file at `target` (written whole, then renamed into place)."""
+def prepare(source: Path, target: Path, threads: int | None = None, progress: Progress = no_progress) -> PreparedStats:
+    """Convert `source` into a prepared DuckDB file at `target` (written whole, then renamed into place), telling
+    `progress` each stage of STAGES as it goes (100,000 decisions take ~20 minutes)."""
     started = time.monotonic()
     partial = target.with_name(target.name + ".partial")
     partial.unlink(missing_ok=True)
@@ -68,11 +83,15 @@ def prepare(source: Path, target: Path, threads: int | None = None) -> PreparedS
     try:
         con.execute("SET enable_progress_bar = false")
         con.execute(_STAGED)
-        staged, skipped = _stage(con, read_decisions(source))
+        staged, skipped = _stage(con, read_decisions(source), counted_rows(source), progress)
+        progress(NUMBERING, 0, staged)
         _number_decisions(con)
-        grams = _index_grams(con, staged)
+        progress(NUMBERING, staged, staged)
+        grams = _index_grams(con, staged, progress)
+        progress(SAVING, 0, staged)
         con.execute("CREATE TABLE meta AS SELECT ? AS format_version, ? AS decisions", [FORMAT_VERSION, staged])
         con.execute("CHECKPOINT")
+        progress(SAVING, staged, staged)
     finally:
         con.close()
     os.replace(partial, target)
@@ -84,9 +103,14 @@ def search_text(row: dict[str, Any]) -> str:
     return COLUMN_SEPARATOR.join(normalize(row[c] or "") for c in SEARCHED_COLUMNS)
 
 
-def _stage(con: duckdb.DuckDBPyConnection, rows: Iterable[dict[str, Any]]) -> tuple[int, int]:
+def _stage(
+    con: duckdb.DuckDBPyConnection, rows: Iterable[dict[str, Any]], total: int | None, progress: Progress
+) -> tuple[int, int]:
+    """Every row normalised and packed into `staged`; how many decisions that makes, and how many rows were skipped
+    (no doc_id, or a duplicate). `total`: the rows to read, if known."""
     staged = skipped = 0
     for batch in _batches(rows, _BATCH):
+        progress(READING, staged + skipped, total)
         values = []
         for row in batch:
             if not (row["doc_id"] or "").strip():
@@ -97,6 +121,7 @@ def _stage(con: duckdb.DuckDBPyConnection, rows: Iterable[dict[str, Any]]) -> tu
             con.executemany("INSERT INTO staged VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", values)
             staged += len(values)
     duplicates = staged - con.execute("SELECT count(DISTINCT doc_id) FROM staged").fetchall()[0][0]
+    progress(READING, staged + skipped, staged + skipped)
     return staged - duplicates, skipped + duplicates
 
 
@@ -135,25 +160,29 @@ def _number_decisions(con: duckdb.DuckDBPyConnection) -> None:
     con.execute("RESET force_compression")
 
 
-def _index_grams(con: duckdb.DuckDBPyConnection, decisions: int) -> int:
+def _index_grams(con: duckdb.DuckDBPyConnection, decisions: int, progress: Progress) -> int:
     """The decisions holding each character and character pair of the normalised text, read back from `texts` a
     chunk at a time (so the plain texts are never all held at once)."""
     holding: dict[str, BitMap] = {}
     for first in range(0, decisions, _GRAM_CHUNK):
+        progress(INDEXING, first, decisions)
         for gram, numbers in _chunk_grams(con, first, first + _GRAM_CHUNK).items():
             if (known := holding.get(gram)) is None:
                 holding[gram] = BitMap(numbers)
             else:
                 known.update(numbers)
+    progress(INDEXING, decisions, decisions)
     con.execute("CREATE TABLE grams (gram VARCHAR, decisions BLOB)")
     ordered = sorted(holding)
     for start in range(0, len(ordered), _GRAM_ROWS):
+        progress(WRITING_INDEX, start, len(ordered))
         chunk = ordered[start : start + _GRAM_ROWS]
         con.execute(
             "INSERT INTO grams SELECT unnest($grams), unnest($sets)",
             {"grams": chunk, "sets": [stored(holding.pop(gram)) for gram in chunk]},
         )
     con.execute("CREATE UNIQUE INDEX grams_gram ON grams (gram)")
+    progress(WRITING_INDEX, len(ordered), len(ordered))
     return len(ordered)
 
 
@@ -173,20 +202,3 @@ def _batches(rows: Iterable[dict[str, Any]], size: int) -> Iterator[list[dict[st
     iterator = iter(rows)
     while batch := list(islice(iterator, size)):
         yield batch
-
-
-def main(argv: list[str] | None = None) -> None:
-    parser = argparse.ArgumentParser(description="Prepare the case-law database for the search_cases function.")
-    parser.add_argument("source", type=Path, help="cases.db (SQLite), or a CSV / JSONL export")
-    parser.add_argument("target", type=Path, help="the prepared DuckDB file to write, e.g. cases.duckdb")
-    args = parser.parse_args(argv)
-    stats = prepare(args.source, args.target)
-    print(
-        f"{args.target}: {stats.decisions} decisions, {stats.grams} index grams, {stats.skipped} rows skipped "
-        f"(no doc_id or duplicate), {stats.seconds:.1f} s",
-        file=sys.stderr,
-    )
-
-
-if __name__ == "__main__":
-    main()

@@ -19,9 +19,10 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import date
 
+from search_core.kinds.case_law.amounts import Amount
 from search_core.kinds.case_law.citations import Citation
 from search_core.kinds.case_law.normalize import normalize
-from search_core.kinds.case_law.terms import DateSpan, Phrase, Term
+from search_core.kinds.case_law.terms import FIELDS, DateSpan, InField, Phrase, Term
 
 _OR = {"OR", "|"}  # after NFKC, ｜ is |
 # After NFKC, the full-width minus is "-"; the minus sign and the hyphen are written for it too.
@@ -30,7 +31,9 @@ _NOT = "NOT"
 # A quoted phrase (straight or curly quotes, perhaps after a minus), or a run of anything else but spaces.
 _TOKEN = re.compile(rf'([{_MINUS}]?)(?:"([^"]+)"|“([^”]+)”)|(\S+)')
 # The kinds a keyword may be besides a phrase, in the order they are tried: each reads a whole keyword, or gives None.
-_KINDS: tuple[Callable[[str], Term | None], ...] = (DateSpan.read, Citation.read)
+# A part of a decision by its name (主文, 事件名): its normalised text.
+Parts = Callable[[str], str]
+_KINDS: tuple[Callable[[str], Term | None], ...] = (DateSpan.read, Citation.read, Amount.read)
 
 
 @dataclass(frozen=True)
@@ -58,16 +61,29 @@ class Expression:
         """
         return all(any(term.may_hold_in(utf8) for term in clause) for clause in self.clauses)
 
-    def holds_in(self, text: str, day: date | None = None) -> bool:
-        """Whether a decision (its normalised text and its date) satisfies the expression.
+    @property
+    def has_fields(self) -> bool:
+        """Whether a term is confined to a part of the decision (主文:…, 事件名:…), so checking needs the parts."""
+        return any(term.field is not None for term in self.terms)
+
+    def holds_in(self, text: str, day: date | None = None, parts: Parts | None = None) -> bool:
+        """Whether a decision (its normalised text, its date and, for confined terms, its parts) satisfies the
+        expression; without `parts`, a confined term holds nowhere.
 
         >>> parse("a OR b -c").holds_in("xbx"), parse("a OR b -c").holds_in("abc")
         (True, False)
         >>> parse("平成31年4月 損害").holds_in("損害", date(2019, 4, 30))
         True
+        >>> parse("主文:棄却").holds_in("理由 棄却", parts=lambda part: "認容する"), parse("主文：棄却").terms[0].text
+        (False, '主文:棄却')
         """
-        return all(any(t.holds(text, day) for t in clause) for clause in self.clauses) and not any(
-            t.holds(text, day) for t in self.excluded
+
+        def holds(term: Term) -> bool:
+            where = term.field
+            return term.holds(text if where is None else parts(where) if parts else "", day)
+
+        return all(any(holds(t) for t in clause) for clause in self.clauses) and not any(
+            holds(t) for t in self.excluded
         )
 
 
@@ -88,11 +104,19 @@ def _tokens(text: str) -> list[tuple[str, str, str]]:
 
 
 def _term(written: str) -> Term:
-    """The keyword as the first kind that reads it (a date, a month or a year; a citation), else as a phrase.
+    """The keyword as the first kind that reads it (a date, a month or a year; a citation), else as a phrase; with a
+    part's name and a colon before it (主文:棄却), confined to that part.
 
-    >>> [type(_term(keyword)).__name__ for keyword in ("令和元年", "民法709条", "損害賠償")]
-    ['DateSpan', 'Citation', 'Phrase']
+    >>> [type(_term(keyword)).__name__ for keyword in ("令和元年", "民法709条", "損害賠償", "主文:棄却", "主文:")]
+    ['DateSpan', 'Citation', 'Phrase', 'InField', 'Phrase']
     """
+    part, colon, rest = written.partition(":")
+    if colon and part in FIELDS and rest:
+        return InField(part, _unconfined_term(rest))
+    return _unconfined_term(written)
+
+
+def _unconfined_term(written: str) -> Term:
     return next((term for read in _KINDS if (term := read(written)) is not None), Phrase(written))
 
 

@@ -18,14 +18,15 @@ from search_core.engine.watchdog import WATCHDOG
 from search_core.errors import InvalidRequest, NotFound, QueryAborted, QueryFailed
 from search_core.kinds.case_law.courts import canonical_court
 from search_core.kinds.case_law.database import FILE_NAME, open_cases
+from search_core.kinds.case_law.headings import Outline, heading_path
 from search_core.kinds.case_law.index import CaseIndex
 from search_core.kinds.case_law.models import CaseMatches, CaseQuery, Decision
 from search_core.kinds.case_law.normalize import normalize
 from search_core.kinds.case_law.pages import largest, page_end
-from search_core.kinds.case_law.passages import Occurrence, Occurrences, occurrences
+from search_core.kinds.case_law.passages import NEAR_CHARS, Occurrence, Occurrences, near_places, occurrences
 from search_core.kinds.case_law.query import Expression, parse
 from search_core.kinds.case_law.snippet import excerpt, snippet
-from search_core.kinds.case_law.terms import Term
+from search_core.kinds.case_law.terms import FIELDS, Term
 from search_core.observability import logger, metrics
 from search_core.settings import Settings
 from search_core.storage.cache import LocalCopy
@@ -70,9 +71,19 @@ KEYWORDS_DESCRIPTION = (
     "条文は 第709条・709条・七百九条 が同じ条を指し、709条 で 709条1項 も見つかります（1709条・709条の2 は別の条）。"
     "日付だけの語（2019-04-30、平成31年4月30日、令和元年、2019年4月）はその日・月・年の判決にも一致します。"
     "記号もそのままの文字として扱います。"
+    "金額だけの語（300万円、金三百万円、3,000,000円）は同じ額のどの書き方にも一致し、1,300万円 などのより大きな"
+    "額には一致しません（円のない 300万 は文字どおり）。"
+    f"語の前に {'：・'.join(FIELDS)}： を付けると、その部分だけで探します（例: 主文：300万円 は主文で 300万円 の支払を"
+    "命じた判決、主文：取り消す、事件名：損害賠償）。"
     f"最大 {MAX_KEYWORDS} 語・{MAX_KEYWORDS_CHARS:,} 文字。court か日付を指定するなら省略できます。"
 )
-COURT_DESCRIPTION = "裁判所名の一部（例: 東京地裁、最高裁判所、知財高裁）。略称と正式名称は同一視します。"
+COURT_DESCRIPTION = (
+    "裁判所。最高裁・高裁・地裁・家裁・簡裁（正式名称も可）だけなら、その種類の裁判所すべて（例: 高裁 = 各高等裁判所と"
+    "その支部・知財高裁。最高裁判所は含まない）。東京地裁・大阪高裁・知財高裁（知財）・最高裁第二小法廷 のように"
+    "名指すと、その裁判所だけ（支部・部を含む: 東京地裁 は 東京地方裁判所立川支部 も）。名前の先頭からの一部"
+    "（東京 = 東京で始まる各裁判所）や支部名（立川支部）でもよく、語の途中には一致しません（大阪 は 東大阪簡易裁判所 を"
+    "含まない）。略称と正式名称は同一視します。"
+)
 LIMIT_DESCRIPTION = (
     f"返す件数（1〜{MAX_LIMIT}、既定 {DEFAULT_LIMIT}。{MAX_LIMIT} を超える値は {MAX_LIMIT} にし、message で伝えます）"
 )
@@ -86,8 +97,17 @@ TEXT_DESCRIPTION = (
 PASSAGES_DESCRIPTION = (
     "1 つの判決の中で、検索式の語（除外語を除く）が出てくる箇所を前後の文とともに、位置（offset）の順に返します。"
     f"全文を最初から読まずに、該当箇所へ直接進むための操作です。各箇所の offset を {READ_TEXT} に渡すと、"
-    "そこから続けて読めます。"
+    "そこから続けて読めます。各箇所の headings は、その箇所がある部分の見出し（例: 事実及び理由 > 第3 当裁判所の"
+    "判断 > 2）。hits は判決全体の箇所の数（正確）。続きの箇所は next_start を start に渡して読めます。"
+    f"mode=near にすると、すべての語が {NEAR_CHARS} 文字以内に揃って出てくる箇所だけを返します"
+    "（例: 監査役 懸念 で、監査役が懸念を述べた箇所）。"
 )
+PASSAGES_START_DESCRIPTION = "この位置（offset）以降の箇所だけを返す（既定 0）。前の応答の next_start を渡します"
+PASSAGES_MODE_DESCRIPTION = (
+    f"each（既定）: 語ごとのすべての出現。near: すべての語が {NEAR_CHARS} 文字以内に揃う箇所"
+    "（語が 1 つなら each と同じ）"
+)
+EACH, NEAR = "each", "near"
 PASSAGES_KEYWORDS_DESCRIPTION = f"探す語（{SEARCH} と同じ検索式。OR・除外・引用符も可）"
 PASSAGES_LIMIT_DESCRIPTION = f"返す箇所の数（1〜{MAX_LIMIT}、既定 {DEFAULT_LIMIT}）"
 DOC_ID_DESCRIPTION = f"読む判決の doc_id（{SEARCH} の結果にあるもの）"
@@ -110,6 +130,7 @@ class CaseHit(BaseModel):
         f"{READ_TEXT} で offset 0 から読めます）"
     )
     snippet: str = Field(description="最初に一致した箇所の前後の抜粋")
+    headings: list[str] = Field(description="抜粋の箇所がある部分の見出し（外側から順に。例: 事実及び理由 > 第3）")
 
 
 class TermCount(BaseModel):
@@ -138,6 +159,7 @@ class CaseTextResponse(BaseModel):
     date: str | None
     case_number: str | None
     case_name: str | None
+    headings: list[str] = Field(description="このページが始まる部分の見出し（外側から順に。例: 事実及び理由 > 第3）")
     text: str = Field(description="全文のうち offset から始まる部分")
     offset: int
     next_offset: int | None = Field(description="続きを読むときの offset。最後まで読んだら null")
@@ -146,7 +168,8 @@ class CaseTextResponse(BaseModel):
 
 class Passage(BaseModel):
     offset: int = Field(description=f"語の位置（全文の先頭からの文字数）。{READ_TEXT} の offset にそのまま使える")
-    term: str
+    term: str = Field(description="見つかった語（near では揃った語を空白でつないだもの）")
+    headings: list[str] = Field(description="この箇所がある部分の見出し（外側から順に）")
     text: str = Field(description="語の前後の文（元の表記のまま）")
 
 
@@ -158,10 +181,11 @@ class CasePassagesResponse(BaseModel):
     case_name: str | None
     total_chars: int
     hits: int = Field(
-        description="語が出てくる箇所の数（すべて数えた正確な数）。語ごとの出現回数の合計で、同じ位置に 2 語が"
-        "重なればそれぞれ数えます"
+        description="判決全体で語が出てくる箇所の数（すべて数えた正確な数）。each では語ごとの出現回数の合計で、"
+        "同じ位置に 2 語が重なればそれぞれ数えます。near では語が揃う箇所の数"
     )
-    more: bool = Field(description="返したより多くの箇所があれば true（hits が返した passages の数より多い）")
+    more: bool = Field(description="返した箇所より後にも箇所があれば true（next_start から続きを読めます）")
+    next_start: int | None = Field(description="続きの箇所を読むときに start に渡す位置。続きがなければ null")
     passages: list[Passage]
 
 
@@ -207,8 +231,11 @@ class CaseSearch:
         end = page_end(full, offset, lambda text, next_offset: _page(decision, full, offset, text, next_offset), budget)
         return _page(decision, full, offset, full[offset:end], end if end < len(full) else None)
 
-    def passages(self, doc_id: str, keywords: str, limit: int, budget: int) -> CasePassagesResponse:
-        """The places in one decision where the expression's terms occur, with their offsets, fitted to `budget`."""
+    def passages(
+        self, doc_id: str, keywords: str, limit: int, budget: int, start: int = 0, mode: str = EACH
+    ) -> CasePassagesResponse:
+        """The places in one decision where the expression's terms occur (each, or all of them near each other),
+        from offset `start`, with their offsets and headings, fitted to `budget`."""
         expression = parse(keywords)
         _check_size(expression)
         terms = expression.positive_terms
@@ -216,8 +243,10 @@ class CaseSearch:
             raise InvalidRequest("keywords が空です。探す語を 1 つ以上指定してください。")
         decision = self._decision(doc_id)
         full = decision.full_text
-        found = occurrences(full, terms, min(limit, MAX_LIMIT))
-        shown = [_passage(full, hit).model_dump() for hit in found.first]
+        places = near_places if mode == NEAR else occurrences
+        found = places(full, terms, min(limit, MAX_LIMIT), start, decision.regions)
+        outline = Outline.of(full, until=found.first[-1].start if found.first else 0)
+        shown = [_passage(full, hit, outline).model_dump() for hit in found.first]
         fitted, _ = fit_rows(shown, lambda r: _passages_body(decision, full, found, r).model_dump(), budget)
         return _passages_body(decision, full, found, fitted)
 
@@ -320,13 +349,15 @@ def _identity(decision: Decision) -> dict[str, Any]:
 def _hit(decision: Decision, keywords: tuple[Term, ...]) -> CaseHit:
     """The decision with its 主文 whole and a passage around its first hit of a positive term (the opening if
     none)."""
-    decision_text = f"{decision.main_text or ''}\n{decision.facts_and_reasons or ''}"
+    # A term confined to a part is left to that part: the 主文 comes whole in the hit.
+    shown, at = snippet(decision.body, tuple(term for term in keywords if term.field is None))
     return CaseHit(
         **_identity(decision),
         date_text=decision.date_text,
         main_text=decision.main_text,
         main_text_complete=True,
-        snippet=snippet(decision_text, keywords),
+        snippet=shown,
+        headings=heading_path(decision.full_text, decision.full_offset(at)),
     )
 
 
@@ -418,24 +449,32 @@ def _no_hits(found: CaseMatches, query: CaseQuery) -> str:
     return "".join(parts)
 
 
-def _passage(full: str, hit: Occurrence) -> Passage:
+def _passage(full: str, hit: Occurrence, outline: Outline) -> Passage:
     text = excerpt(full, hit.start, hit.end, PASSAGE_BEFORE, PASSAGE_AFTER)
-    return Passage(offset=hit.start, term=hit.term, text=text)
+    return Passage(offset=hit.start, term=hit.term, headings=outline.path_at(hit.start), text=text)
 
 
 def _passages_body(
     decision: Decision, full: str, found: Occurrences, rows: list[dict[str, Any]]
 ) -> CasePassagesResponse:
+    # Passages the budget left out are read from the next page (one at the same offset as a kept one is repeated).
+    next_start = found.first[len(rows)].start if len(rows) < len(found.first) else found.next_start
     return CasePassagesResponse(
         **_identity(decision),
         total_chars=len(full),
         hits=found.total,
-        more=found.total > len(rows),
+        more=next_start is not None,
+        next_start=next_start,
         passages=[Passage.model_validate(row) for row in rows],
     )
 
 
 def _page(decision: Decision, full: str, offset: int, text: str, next_offset: int | None) -> CaseTextResponse:
     return CaseTextResponse(
-        **_identity(decision), text=text, offset=offset, next_offset=next_offset, total_chars=len(full)
+        **_identity(decision),
+        headings=heading_path(full, offset),
+        text=text,
+        offset=offset,
+        next_offset=next_offset,
+        total_chars=len(full),
     )

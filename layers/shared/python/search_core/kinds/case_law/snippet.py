@@ -15,25 +15,25 @@ AFTER = 80
 _WINDOW = 400
 
 
-def snippet(text: str, terms: tuple[Term, ...]) -> str:
+def snippet(text: str, terms: tuple[Term, ...]) -> tuple[str, int]:
     """About BEFORE + AFTER characters around the earliest hit of any term, found as the search finds it (a
-    citation by its pattern); the opening if none.
+    citation by its pattern), and where in `text` that hit begins; the opening (and 0) if none.
 
     >>> from search_core.kinds.case_law.query import parse
     >>> snippet("主文 被告は、民法第七百九条に基づき賠償せよ。", parse("民法709条").positive_terms)
-    '主文 被告は、民法第七百九条に基づき賠償せよ。'
+    ('主文 被告は、民法第七百九条に基づき賠償せよ。', 7)
     """
     plain = normalize(text)
     hits = [(span[0], span[1] - span[0], term) for term in terms if (span := next(term.spans(plain), None))]
     if not hits:
-        return excerpt(text, 0, 0)
+        return excerpt(text, 0, 0), 0
     position, length, first = min(hits, key=lambda hit: hit[:2])
     estimate = round(position * len(text) / max(len(plain), 1))
     start = max(0, estimate - _WINDOW)
     located = _locate(text[start : estimate + _WINDOW + 4 * length], first)
     if located is None:
-        return excerpt(text, estimate, estimate)
-    return excerpt(text, start + located[0], start + located[1])
+        return excerpt(text, estimate, estimate), estimate
+    return excerpt(text, start + located[0], start + located[1]), start + located[0]
 
 
 def _locate(window: str, term: Term) -> tuple[int, int] | None:

@@ -35,6 +35,18 @@ def read_decisions(path: Path) -> Iterator[dict[str, Any]]:
         yield {column: _text(row.get(column)) for column in COLUMNS}
 
 
+def counted_rows(path: Path) -> int | None:
+    """How many rows read_decisions yields, when a file says so cheaply (SQLite); None for a CSV or JSONL export,
+    which would have to be read through once more."""
+    if file_kind(path) != "sqlite":
+        return None
+    con = sqlite3.connect(f"file:{path}?mode=ro", uri=True)
+    try:
+        return int(con.execute("SELECT count(*) FROM cases").fetchone()[0])
+    finally:
+        con.close()
+
+
 def _sqlite_rows(path: Path) -> Iterator[dict[str, Any]]:
     con = sqlite3.connect(f"file:{path}?mode=ro", uri=True)
     try:

@@ -67,6 +67,12 @@ class Term(Protocol):
         """Whether the index's candidates for the term are exactly the decisions holding it, so none need reading."""
         return False
 
+    @property
+    def field(self) -> str | None:
+        """The part of a decision the term must hold in (主文, 事件名), or None for the whole decision: the
+        expression gives `holds` that part's normalised text."""
+        return None
+
     def may_hold_in(self, utf8: bytes) -> bool:
         """A quick test on a normalised text's UTF-8, before decoding it: False only if `holds` must be False (UTF-8
         finds a character sequence only where one begins)."""
@@ -138,3 +144,49 @@ class DateSpan(Phrase):
 
     def candidates(self, index: DecisionIndex) -> BitMap:
         return super().candidates(index) | index.decided_between(self.first, self.last)
+
+
+# The parts of a decision a term may be confined to, by the name an expression writes before a colon.
+FIELDS = ("主文", "事件名")
+
+
+@dataclass(frozen=True)
+class InField(Term):
+    """A term confined to one part of the decision: 主文:300万円 holds only where the 主文 holds 300万円, and
+    事件名:損害賠償 only where the case name does. The index and the quick test still look for the term anywhere,
+    which narrows the candidates as much as the term does; the exact test reads the part itself.
+
+    >>> term = InField("主文", Phrase("棄却"))
+    >>> term.text, term.field, term.holds("本件控訴を棄却する。")
+    ('主文:棄却', '主文', True)
+    """
+
+    part: str
+    term: Term
+
+    @property
+    def text(self) -> str:  # type: ignore[override]
+        return f"{self.part}:{self.term.text}"
+
+    @property
+    def field(self) -> str | None:
+        return self.part
+
+    @property
+    def pieces(self) -> tuple[str, ...]:
+        return self.term.pieces
+
+    def holds(self, text: str, day: date | None = None) -> bool:
+        return self.term.holds(text, day)
+
+    def spans(self, text: str) -> Iterator[tuple[int, int]]:
+        return self.term.spans(text)
+
+    def count_in(self, text: str) -> int:
+        return self.term.count_in(text)
+
+    def may_hold_in(self, utf8: bytes) -> bool:
+        return self.term.may_hold_in(utf8)
+
+    def candidates(self, index: DecisionIndex) -> BitMap:
+        return self.term.candidates(index)

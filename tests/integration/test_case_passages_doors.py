@@ -1,0 +1,88 @@
+"""findInCase pages, proximity and heading paths, and the headings of readCaseText and searchCases, through every
+door on the sample data: a passage deep in a long decision is reached, and every answer says in which part it is."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import pytest
+from tooling.doors import DOORS, Door, reply_of
+
+from search_core.kinds.case_law.search import FIND_IN_CASE, READ_TEXT, SEARCH
+from search_core.kinds.case_law.source import read_decisions
+from tests.conftest import DATA_DIR, serving
+
+LONG = "R05-0930-LONG"
+SAMPLE = {row["doc_id"]: row for row in read_decisions(DATA_DIR / "cases.db")}
+
+
+@pytest.fixture(scope="module", params=DOORS)
+def door(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Door]:
+    with serving(request.param, ["search_cases"], "case_passages", tmp_path_factory.mktemp("cache")) as door:
+        yield door
+
+
+def passages(door: Door, **arguments: object) -> dict[str, object]:
+    body: dict[str, object] = reply_of(door.call("search_cases", FIND_IN_CASE, {"doc_id": LONG, **arguments})).body
+    return body
+
+
+def test_paging_from_next_start_reaches_the_last_occurrence(door: Door) -> None:
+    # Given a term the long decision holds 120 times, the last near its end
+    long = SAMPLE[LONG]
+    # When findInCase is paged with next_start, 20 at a time
+    offsets: list[int] = []
+    start: object = 0
+    while start is not None:
+        body = passages(door, keywords="慣行", limit=20, start=start)
+        offsets += [passage["offset"] for passage in body["passages"]]  # type: ignore[attr-defined]
+        start = body["next_start"]
+    # Then every place comes once, in order, and the count said so from the first page
+    assert len(offsets) == len(set(offsets)) == long["facts_and_reasons"].count("慣行") == body["hits"] == 120
+    assert offsets == sorted(offsets)
+
+
+def test_near_returns_only_places_where_all_terms_meet(door: Door) -> None:
+    # 訴訟費用 occurs once, in the 主文, far from 第120条 at the end; 取引上の慣行 and 相当の期間 share each paragraph
+    apart = passages(door, keywords="訴訟費用 第120条", mode="near", limit=5)
+    together = passages(door, keywords="取引上の慣行 相当の期間", mode="near", limit=5)
+    assert (apart["hits"], apart["passages"]) == (0, [])
+    assert together["hits"] == 120 and together["more"] is True
+    first = together["passages"][0]  # type: ignore[index]
+    assert "取引上の慣行" in first["text"] and "相当の期間" in first["text"]
+    assert first["term"] == "取引上の慣行 相当の期間"
+
+
+def test_each_passage_names_the_part_it_lies_in(door: Door) -> None:
+    body = passages(door, keywords="当裁判所の判断", start=20_000, limit=1)
+    passage = body["passages"][0]  # type: ignore[index]
+    number = passage["headings"][1].split("\u3000")[0]
+    assert passage["headings"][0] == "事実及び理由" and number.startswith("第")
+    assert passage["headings"][-1] == "（２）当裁判所の判断"
+
+
+def test_a_page_names_the_part_it_starts_in(door: Door) -> None:
+    page = reply_of(door.call("search_cases", READ_TEXT, {"doc_id": LONG, "offset": 20_000})).body
+    assert page["headings"][0] == "事実及び理由" and len(page["headings"]) >= 2
+    first_page = reply_of(door.call("search_cases", READ_TEXT, {"doc_id": LONG, "offset": 0})).body
+    assert first_page["headings"] == ["主文"]
+
+
+def test_a_search_hit_names_the_part_its_snippet_lies_in(door: Door) -> None:
+    body = reply_of(door.call("search_cases", SEARCH, {"keywords": "相当の期間", "limit": 20})).body
+    hit = next(hit for hit in body["results"] if hit["doc_id"] == LONG)
+    assert hit["headings"][:2] == ["事実及び理由", "第1\u3000争点1について"]
+    assert "相当の期間" in hit["snippet"]
+
+
+def test_a_term_confined_to_the_main_text_is_searched_and_found_there(door: Door) -> None:
+    body = reply_of(door.call("search_cases", SEARCH, {"keywords": "主文：請求", "limit": 20})).body
+    assert {hit["doc_id"] for hit in body["results"]} == {
+        doc_id for doc_id, row in SAMPLE.items() if "請求" in (row["main_text"] or "")
+    }
+    places = passages(door, keywords="主文:支払")
+    main = SAMPLE[LONG]["main_text"]
+    assert places["hits"] == main.count("支払") and all(
+        passage["headings"] == ["主文", passage["headings"][1]]
+        for passage in places["passages"]  # type: ignore[attr-defined]
+    )

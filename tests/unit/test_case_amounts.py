@@ -1,0 +1,251 @@
+"""A keyword that is a sum in yen finds that sum in every writing decisions use, and never a larger number that
+contains it (kinds/case_law/amounts.py)."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from search_core.kinds.case_law.amounts import Amount
+from search_core.kinds.case_law.citations import Citation
+from search_core.kinds.case_law.database import open_cases
+from search_core.kinds.case_law.dates import parse_decision_date
+from search_core.kinds.case_law.index import CaseIndex
+from search_core.kinds.case_law.models import CaseQuery
+from search_core.kinds.case_law.normalize import normalize
+from search_core.kinds.case_law.passages import occurrences
+from search_core.kinds.case_law.prepare import search_text
+from search_core.kinds.case_law.query import parse
+from search_core.kinds.case_law.snippet import snippet
+from search_core.kinds.case_law.source import read_decisions
+from search_core.kinds.case_law.terms import DateSpan, Phrase, Term
+from search_core.storage.cache import LocalCopy
+from tests.conftest import TEST_LIMITS
+
+THREE_MILLION = [
+    "金三百万円",
+    "金３００万円",
+    "金3,000,000円",
+    "300万円",
+    "3000000円",
+    "金　３，０００，０００円",
+    "三〇〇万円",
+]
+LARGER_THAN_THREE_MILLION = ["1,300万円", "金三千三百万円", "13,000,000円", "2300万円", "1億300万円", "１３００万円"]
+
+# doc_id: the sentence it writes the sum in (dated newest first in this order).
+CORPUS = {
+    "KANJI": "被告は、原告に対し、金三百万円を支払え。",
+    "FULL-WIDTH": "被告は，原告に対し，金３００万円を支払え。",
+    "COMMAS": "金3,000,000円及びこれに対する遅延損害金を支払え。",
+    "PLAIN": "損害額は3000000円と認める。",
+    "LARGER-COMMAS": "金1,300万円を支払え。",
+    "LARGER-KANJI": "金三千三百万円を支払え。",
+    "LARGER-PLAIN": "金13,000,000円を支払え。",
+    "LARGER-OKU": "金1億300万円を支払え。",
+    "OKU": "金一億二千万円を支払え。",
+    "OKU-COMMAS": "金120,000,000円を支払え。",
+    "MAN": "慰謝料5万5,000円を認める。",
+    "MAN-COMMAS": "慰謝料55,000円と15,000円を認める。",
+}
+THREE_MILLION_DOCS = {"KANJI", "FULL-WIDTH", "COMMAS", "PLAIN"}
+
+
+def term_of(keyword: str) -> Term:
+    (term,) = parse(keyword).positive_terms
+    return term
+
+
+def amount(keyword: str) -> Amount:
+    read = Amount.read(normalize(keyword))
+    assert read is not None
+    return read
+
+
+@pytest.mark.parametrize("keyword", ["300万円", "金三百万円", "3,000,000円", "３００万円", "3000000円"])
+@pytest.mark.parametrize("written", THREE_MILLION)
+def test_every_writing_of_a_sum_finds_every_other(keyword: str, written: str) -> None:
+    assert amount(keyword).holds(normalize(f"被告は{written}を支払え。"))
+
+
+@pytest.mark.parametrize("keyword", ["300万円", "3,000,000円"])
+@pytest.mark.parametrize("written", LARGER_THAN_THREE_MILLION)
+def test_a_larger_number_containing_the_sum_is_never_found(keyword: str, written: str) -> None:
+    assert not amount(keyword).holds(normalize(f"被告は{written}を支払え。"))
+
+
+@pytest.mark.parametrize(
+    ("keyword", "same"),
+    [("1億2000万円", ["120,000,000円", "一億二千万円", "1億2,000万円", "金120000000円"]),
+     ("5万5000円", ["55,000円", "五万五千円", "5万5,000円", "金５５０００円"])],
+)  # fmt: skip
+def test_sums_written_with_oku_and_man_are_the_sums_written_in_digits(keyword: str, same: list[str]) -> None:
+    assert all(amount(keyword).holds(normalize(written)) for written in same)
+    assert not amount(keyword).holds(normalize("1" + same[0]))
+
+
+def test_a_sum_after_a_japanese_comma_is_whole_but_after_a_digit_and_comma_is_not() -> None:
+    # A reading comma written ， is , once normalised: after a word it ends the word, after a digit it groups digits.
+    assert amount("300万円").holds(normalize("原告に対し，300万円を"))
+    assert not amount("300万円").holds(normalize("原告に対し，1，300万円を"))
+
+
+def test_a_sum_followed_by_sen_is_a_larger_sum() -> None:
+    assert not amount("1万2345円").holds("金1万2345円67銭")
+
+
+@pytest.mark.parametrize(
+    ("keyword", "kind"),
+    [("300万円", Amount), ("金三百万円", Amount), ("令和元年", DateSpan), ("民法709条", Citation), ("300万", Phrase),
+     ("300万0000円", Phrase), ("300万円以上", Phrase)],
+)  # fmt: skip
+def test_only_a_keyword_that_is_wholly_a_sum_in_yen_is_an_amount(keyword: str, kind: type) -> None:
+    assert type(term_of(keyword)) is kind
+
+
+def test_a_number_without_yen_stays_a_phrase_found_as_written() -> None:
+    assert term_of("300万").holds(normalize("金1,300万円"))
+
+
+def test_a_span_covers_the_sum_as_written_with_its_kin() -> None:
+    text = normalize("被告は金３００万円と3,000,000円と金 300万円を支払え。1,300万円は別。")
+    spans = list(amount("300万円").spans(text))
+    assert [text[start:end] for start, end in spans] == ["金300万円", "3,000,000円", "300万円"]
+    assert amount("300万円").count_in(text) == len(spans)
+
+
+def test_the_keyword_is_named_as_written() -> None:
+    assert term_of("金３００万円").text == "金300万円"
+
+
+def test_a_passage_and_a_snippet_show_the_sum_as_the_decision_writes_it() -> None:
+    full = "前置き。" * 50 + "被告は、原告に対し、金三百万円を支払え。" + "後書き。" * 50
+    terms = parse("3,000,000円").positive_terms
+    found = occurrences(full, terms, 5)
+    assert [full[o.start : o.end] for o in found.first] == ["金三百万円"] and found.total == 1
+    shown, position = snippet(full, terms)
+    assert "金三百万円" in shown and full[position:].startswith("金三百万円")
+
+
+@pytest.fixture(scope="module")
+def corpus(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    path = tmp_path_factory.mktemp("amounts") / "cases.jsonl"
+    rows = [
+        {"doc_id": doc_id, "court": "東京地方裁判所", "date": f"2024-12-{31 - number:02d}", "case_number": None,
+         "case_name": "損害賠償請求事件", "main_text": sentence, "facts_and_reasons": "理由は別紙のとおり。"}
+        for number, (doc_id, sentence) in enumerate(CORPUS.items())
+    ]  # fmt: skip
+    path.write_text("".join(json.dumps(row, ensure_ascii=False) + "\n" for row in rows))
+    return path
+
+
+@pytest.fixture(scope="module")
+def index(corpus: Path, tmp_path_factory: pytest.TempPathFactory) -> Iterator[CaseIndex]:
+    opened = open_cases(LocalCopy(corpus, "amounts"), TEST_LIMITS, tmp_path_factory.mktemp("prepared"))
+    yield opened
+    opened.close()
+
+
+def found(index: CaseIndex, keywords: str) -> set[str]:
+    return {decision.doc_id for decision in index.search(CaseQuery(parse(keywords), len(CORPUS))).decisions}
+
+
+@pytest.mark.parametrize("keyword", ["300万円", "金三百万円", "3,000,000円", "３００万円"])
+def test_a_search_for_a_sum_finds_the_decisions_writing_it_in_any_form_and_no_larger_sum(
+    index: CaseIndex, keyword: str
+) -> None:
+    assert found(index, keyword) == THREE_MILLION_DOCS
+
+
+@pytest.mark.parametrize(
+    "keywords",
+    ["300万円", "1億2000万円", "120,000,000円", "5万5000円", "15,000円", "300万円 支払え", "300万円 OR 5万5000円",
+     "支払え -300万円", "1300万円", "300万", "13,000,000円 OR 1億300万円"],
+)  # fmt: skip
+def test_the_index_finds_what_a_scan_of_every_text_finds(corpus: Path, index: CaseIndex, keywords: str) -> None:
+    # The bench's reference: every decision's searched text checked with the same exact test, no index.
+    expression = parse(keywords)
+    scanned = {
+        row["doc_id"]
+        for row in read_decisions(corpus)
+        if expression.holds_in(search_text(row), parse_decision_date(row["date"]))
+    }
+    assert scanned and found(index, keywords) == scanned
+
+
+# Writings of a sum as a decision may write it, before normalising: the writings of amounts.py are not used here.
+_KANJI_DIGITS = "〇一二三四五六七八九"
+# normalize.py leaves a longer kanji numeral as written (九兆七千六百五十六億… is no sum a reader writes).
+_LONGEST_KANJI_NUMERAL = 24
+_KANJI_POSITIONAL = str.maketrans("0123456789", _KANJI_DIGITS)
+_FULL_WIDTH = str.maketrans("0123456789,", "０１２３４５６７８９，")
+
+
+def _parts(value: int) -> list[tuple[int, str]]:
+    """The value's parts before 兆, 億 and 万 and the rest, zero parts left out (value below 10^16)."""
+    parts = [
+        (value // 10**12, "兆"),
+        (value // 10**8 % 10**4, "億"),
+        (value // 10**4 % 10**4, "万"),
+        (value % 10**4, ""),
+    ]
+    return [(number, unit) for number, unit in parts if number]
+
+
+def _kanji(number: int) -> str:
+    """1 to 9999 in kanji with 千, 百 and 十 (三千三百, 十五)."""
+    digits = zip(f"{number:04d}", ("千", "百", "十", ""), strict=True)
+    return "".join(("" if d == "1" and unit else _KANJI_DIGITS[int(d)]) + unit for d, unit in digits if d != "0")
+
+
+@st.composite
+def written(draw: st.DrawFn, value: int) -> str:
+    style = draw(st.sampled_from(["units", "commas", "plain", "kanji", "positional kanji"]))
+    kanji = "".join(_kanji(n) + unit for n, unit in _parts(value))
+    if style == "units":
+        number = "".join((f"{n:,}" if draw(st.booleans()) else str(n)) + unit for n, unit in _parts(value))
+    elif style == "kanji" and len(kanji) <= _LONGEST_KANJI_NUMERAL:
+        number = kanji
+    elif style.endswith("kanji"):
+        number = "".join(str(n).translate(_KANJI_POSITIONAL) + unit for n, unit in _parts(value))
+    else:
+        number = f"{value:,}" if style == "commas" else str(value)
+    if draw(st.booleans()):
+        number = number.translate(_FULL_WIDTH)
+    return draw(st.sampled_from(["", "金", "金　"])) + number + "円"
+
+
+_VALUES = st.one_of(st.integers(1, 10**6), st.integers(1, 10**4).map(lambda n: n * 10**4), st.integers(1, 10**16 - 1))
+
+
+@st.composite
+def others(draw: st.DrawFn, value: int) -> int:
+    """Any sum, or one whose writing holds the value's: a digit before it, or a larger part before its own."""
+    # 万, 億 or 兆 before its parts; past 1兆, more digits before its 兆 part
+    unit = next((size for size in (10**4, 10**8, 10**12) if size > value), 10 ** len(str(value)))
+    containing = st.one_of(
+        st.integers(1, 9).map(lambda digit: int(f"{digit}{value}")),
+        st.integers(1, 9999).map(lambda larger: value + larger * unit),
+    )
+    return draw(st.one_of(_VALUES, containing.filter(lambda other: value < other < 10**16)))
+
+
+@settings(max_examples=400, deadline=None)
+@given(st.data(), _VALUES)
+def test_a_sum_holds_exactly_where_one_of_the_written_sums_is_its_value(data: st.DataObject, value: int) -> None:
+    # Given sums written in any form, some of them the value, among others holding its digits
+    sums = data.draw(st.lists(st.one_of(st.just(value), others(value)), max_size=5))
+    pieces = [data.draw(written(each)) for each in sums]
+    text = normalize("".join(data.draw(st.sampled_from(["、", "及び", " ", "，", "を"])) + p for p in pieces))
+    # When the value is searched for, written in any form
+    term = Amount.read(normalize(data.draw(written(value))).replace(" ", ""))  # a keyword holds no space
+    # Then it holds exactly when one of the sums is the value, once for each
+    assert term is not None
+    assert term.holds(text) == (value in sums)
+    assert term.count_in(text) == len(list(term.spans(text))) == sums.count(value)
+    assert term.may_hold_in(text.encode()) or value not in sums
