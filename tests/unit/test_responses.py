@@ -3,14 +3,18 @@
 from __future__ import annotations
 
 import json
+import os
 from typing import Any
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from search_core.doors.responses import ECHO_BUDGET_BYTES, body_budget, echo_of, envelope, response_bytes
 from search_core.engine.budget import BUDGET_BYTES, dumps_body, embedded_bytes, fit_rows
 from search_core.engine.limits import TRUNCATION_MARKER
 
+EXAMPLES = int(os.environ.get("HYPOTHESIS_EXAMPLES", "300"))
 REQUEST = {"actionGroup": "g", "apiPath": "/events/search", "httpMethod": "POST", "sessionAttributes": {"a": "b"}}
 
 
@@ -89,3 +93,19 @@ def test_envelope_echoes_session_attributes() -> None:
     assert response["sessionAttributes"] == {"a": "b"}
     assert response["promptSessionAttributes"] == {"p": "q"}
     assert response["response"]["responseBody"]["application/json"]["body"] == "{}"
+
+
+json_rows = st.lists(
+    st.dictionaries(st.text(max_size=8), st.one_of(st.none(), st.integers(), st.text(max_size=40)), max_size=4),
+    max_size=5,
+)
+
+
+@settings(max_examples=EXAMPLES, deadline=None)
+@given(rows=json_rows, message=st.text(max_size=30))
+def test_a_bodys_size_is_its_parts_sizes(rows: list[dict[str, Any]], message: str) -> None:
+    """What lets the worker fit rows once: the room the rest of a body leaves is exactly what the rows may take,
+    quotes, backslashes and control characters escaped twice included."""
+    body = {"results": rows, "count": 10, "truncated": True, "message": message}
+    rest = {**body, "results": []}
+    assert embedded_bytes(body) == embedded_bytes(rest) - embedded_bytes([]) + embedded_bytes(rows)

@@ -106,10 +106,16 @@ class QueryLimits:
     @property
     def timeout_message(self) -> str:
         """What the agent reads when a query was stopped at its deadline, by DuckDB's interrupt or by the kill."""
-        return (
-            f"クエリが制限時間（{self.timeout_seconds:g} 秒）内に終わらないため中断しました。"
-            "条件を絞るか、より単純な問い合わせにしてください。"
-        )
+        return self.stopped_at_timeout("クエリ", "条件を絞るか、より単純な問い合わせにしてください。")
+
+    def stopped_at_timeout(self, what: str, advice: str) -> str:
+        """The one sentence that names the timeout, for whatever was stopped (a query, a case search), then the
+        way forward.
+
+        >>> QueryLimits.for_function(1769, 5.0).stopped_at_timeout("検索", "語を加えてください。")
+        '検索が制限時間（5 秒）内に終わらないため中断しました。語を加えてください。'
+        """
+        return f"{what}が制限時間（{self.timeout_seconds:g} 秒）内に終わらないため中断しました。{advice}"
 
     @property
     def profile_timeout_message(self) -> str:

@@ -213,8 +213,9 @@ class QueryWorker:
         """The running worker's process id (None between a kill and the next query's restart)."""
         return self._process.pid if self._process is not None and self._process.alive else None
 
-    def query(self, sql: str) -> QueryResult:
-        reply, deadline = self._ask(Query(sql))
+    def query(self, sql: str, room: int = REPLY_BUDGET_BYTES) -> QueryResult:
+        """The result of `sql`, its rows cut by the worker to take at most `room` bytes in the answer's body."""
+        reply, deadline = self._ask(Query(sql, room))
         if not isinstance(reply, Rows):
             raise QueryAborted(self._abort_message("exited"))
         return replace(reply.result, why_empty=self._why_empty(deadline)) if reply.hints_follow else reply.result

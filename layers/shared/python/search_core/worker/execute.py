@@ -49,10 +49,11 @@ def run_query(
     limits: QueryLimits,
     table: TableSpec,
     deadline: float | None = None,
+    room: int = REPLY_BUDGET_BYTES,
 ) -> QueryResult:
     """Guard, bound and run `sql` over `table`, DuckDB interrupted at `deadline` (time.monotonic(); by default, the
-    interrupt deadline of a request received now); raise QueryRejected, QueryFailed or QueryAborted with a Japanese
-    message."""
+    interrupt deadline of a request received now), the rows cut to take at most `room` bytes in the answer's body;
+    raise QueryRejected, QueryFailed or QueryAborted with a Japanese message."""
     interrupt_at = limits.interrupt_deadline(time.monotonic()) if deadline is None else deadline
     try:
         with _one_transaction(con), WATCHDOG.until(con, interrupt_at):
@@ -83,7 +84,7 @@ def run_query(
     # Each row gets its share of what a response can hold (a character takes at least a byte), so one huge value
     # cannot crowd out the other rows and converting stops where nothing more could be shown.
     shaped = [clipper.convert_row(row, BUDGET_BYTES // max(1, len(kept))) for row in kept]
-    bounded_rows, cut = _within_reply_budget(columns, shaped)
+    bounded_rows, cut = _within_room(columns, shaped, min(room, REPLY_BUDGET_BYTES))
     return QueryResult(columns, bounded_rows, truncated=len(rows) > limits.max_rows or clipper.clipped or cut)
 
 
@@ -137,11 +138,11 @@ def _explained(
         return QueryFailed(short(FAILED_PREFIX + scrub_paths(str(error)[:READ_CHARS]).splitlines()[0]))
 
 
-def _within_reply_budget(columns: list[str], rows: list[list[Any]]) -> tuple[list[list[Any]], bool]:
-    """Rows cut (values first, then trailing rows) to a few times the response budget: no more can reach the
-    agent, and the parent then shapes them in milliseconds whatever their shape."""
+def _within_room(columns: list[str], rows: list[list[Any]], room: int) -> tuple[list[list[Any]], bool]:
+    """Rows cut (values first, then trailing rows) to take at most `room` bytes as the answer's `results`: the only
+    place an answer's rows are fitted (a body's size is its parts' sizes, so the parent works out the room once)."""
     as_objects = [dict(zip(columns, row, strict=True)) for row in rows]
-    fitted, cut = fit_rows(as_objects, lambda r: {"results": r}, REPLY_BUDGET_BYTES)
+    fitted, cut = fit_rows(as_objects, lambda r: r, room)
     if rows and not fitted:
         raise QueryFailed("結果の 1 行が大きすぎて返せません。SELECT する列を絞ってください。")
     return [list(row.values()) for row in fitted], cut

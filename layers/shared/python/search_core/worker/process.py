@@ -125,7 +125,7 @@ class _Session:
                 yield Profiled(self.insight.profile(deadline))
                 return
             assert isinstance(request, Query), "after the boot, only queries and descriptions"
-            result = run_query(self.con, request.sql, self.policy, self.limits, self.table, deadline)
+            result = run_query(self.con, request.sql, self.policy, self.limits, self.table, deadline, request.room)
         except SearchError as error:
             yield Failure.of(error)
             return

@@ -15,6 +15,7 @@ from typing import Any, ClassVar
 
 from search_core.advice.hints import EmptyAnswer
 from search_core.advice.profile import TableProfile
+from search_core.engine.budget import REPLY_BUDGET_BYTES
 from search_core.engine.limits import QueryLimits
 from search_core.engine.table import TableSpec
 from search_core.errors import DataUnavailable, QueryAborted, QueryFailed, QueryRejected, SearchError
@@ -42,6 +43,8 @@ class Boot:
 class Query:
     tag: ClassVar[str] = "query"
     sql: str
+    # The bytes the rows may take in the answer's body: the worker cuts them to that, once (engine/budget.py).
+    room: int = REPLY_BUDGET_BYTES
 
 
 @dataclass(frozen=True)
@@ -133,7 +136,7 @@ def decode_request(line: bytes | str) -> Request:
     data = json.loads(line)
     kind = data.pop("type")
     if kind == Query.tag:
-        return Query(sql=str(data["sql"]))
+        return Query(sql=str(data["sql"]), room=int(data.get("room", REPLY_BUDGET_BYTES)))
     if kind == Describe.tag:
         return Describe()
     if kind == Boot.tag:

@@ -308,10 +308,10 @@ def case_query(
 def _search_timeout_message(limits: QueryLimits) -> str:
     """Why a search runs out of time: its terms' character pairs are common, so many decisions must be read through
     (a phrase no decision holds, whose every pair is everywhere, is the worst case)."""
-    return (
-        f"検索が制限時間（{limits.timeout_seconds:g} 秒）内に終わらないため中断しました。"
+    return limits.stopped_at_timeout(
+        "検索",
         "検索語の文字の並びが多くの判決に現れ、一件ずつ確かめきれませんでした。"
-        "court・date_from・date_to で絞るか、より特徴的な語を加えてください。"
+        "court・date_from・date_to で絞るか、より特徴的な語を加えてください。",
     )
 
 

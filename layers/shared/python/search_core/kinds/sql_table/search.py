@@ -14,10 +14,10 @@ from search_core.catalogue import PREPARED_SUFFIX
 from search_core.datasets.clock import jst_now_text
 from search_core.datasets.spec import DatasetSpec
 from search_core.doors.responses import absent_when_none
-from search_core.engine.budget import fit_rows
+from search_core.engine.budget import embedded_bytes
 from search_core.engine.limits import MAX_ROWS, QueryLimits, sql_too_long
 from search_core.engine.table import TableSpec
-from search_core.errors import InvalidRequest, QueryAborted, QueryFailed, QueryRejected
+from search_core.errors import InvalidRequest, QueryAborted, QueryRejected
 from search_core.kinds.sql_table.profile import DatasetProfile, shape_profile
 from search_core.observability import logger, metrics
 from search_core.settings import Settings
@@ -78,8 +78,8 @@ class SqlSearch:
         if too_long := sql_too_long(sql):  # refused here: a text this long never travels to the worker
             metrics.add_metric(name="RejectedQueries", unit="Count", value=1)
             raise QueryRejected(too_long)
-        result = self._run(self._worker(), sql)
-        response = self._shape(result, body_budget)
+        result = self._run(self._worker(), sql, self._room(body_budget))
+        response = self._shape(result)
         metrics.add_metric(name="RowsReturned", unit="Count", value=response.count)
         if response.truncated:
             metrics.add_metric(name="TruncatedResults", unit="Count", value=1)
@@ -117,10 +117,16 @@ class SqlSearch:
             csv_path=local.path, database=local.derived_file(self._work_dir, self.spec.name) if large else None
         )
 
-    def _run(self, worker: QueryWorker, sql: str) -> QueryResult:
+    def _room(self, body_budget: int) -> int:
+        """The bytes the rows may take, as `results`, in a body of `body_budget`: what the rest of the largest
+        answer with rows leaves (a body's size is its parts' sizes, escaping included)."""
+        rest = self._response([], truncated=True).model_copy(update={"count": MAX_ROWS})
+        return body_budget - embedded_bytes(rest.model_dump()) + embedded_bytes([])
+
+    def _run(self, worker: QueryWorker, sql: str, room: int) -> QueryResult:
         started = time.perf_counter()
         try:
-            return worker.query(sql)
+            return worker.query(sql, room)
         except (QueryRejected, QueryAborted) as error:
             kind = "RejectedQueries" if isinstance(error, QueryRejected) else "AbortedQueries"
             metrics.add_metric(name=kind, unit="Count", value=1)
@@ -129,14 +135,11 @@ class SqlSearch:
         finally:
             metrics.add_metric(name="QueryLatency", unit="Milliseconds", value=(time.perf_counter() - started) * 1000)
 
-    def _shape(self, result: QueryResult, body_budget: int) -> SqlSearchResponse:
-        rows = [dict(zip(result.columns, row, strict=True)) for row in result.rows]
-        if not rows:
+    def _shape(self, result: QueryResult) -> SqlSearchResponse:
+        """The rows as the worker fitted them to the room, or why there are none."""
+        if not result.rows:
             return self._no_rows(result)
-        fitted, cut = fit_rows(rows, lambda r: self._response(r, True).model_dump(), body_budget)
-        if not fitted:
-            raise QueryFailed("結果の 1 行が大きすぎて返せません。SELECT する列を絞ってください。")
-        return self._response(fitted, result.truncated or cut)
+        return self._response([dict(zip(result.columns, row, strict=True)) for row in result.rows], result.truncated)
 
     def _response(self, rows: list[dict[str, Any]], truncated: bool) -> SqlSearchResponse:
         message = _TRUNCATED_MESSAGE if truncated else None
