@@ -9,7 +9,7 @@ implemented" is refused here, whatever wrapper hides it. Inside that tree, PIVOT
 position too, so nothing depends on which of their forms DuckDB evaluates early; and so is `SHOW name`, whose binding
 reads a setting (`SHOW allowed_paths` listed the attached file's path) and hands the plan only its value. What else
 runs while planning — constant calls folded by the optimizer, SQL given as text — the text check refuses by name
-(`sql/guard.py`).
+(`safety/guard.py`).
 
 >>> import duckdb
 >>> con = duckdb.connect()

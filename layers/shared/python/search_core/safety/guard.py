@@ -2,7 +2,7 @@
 
 Words inside string literals and comments are data, so `WHERE description LIKE '%current_setting(%'` passes while
 `SELECT current_setting('temp_directory')` is refused. What the query reads is decided later, on its parse
-(`sql/bind_time.py`) and its plan (`sql/plan.py`); this check only keeps out what neither shows.
+(`safety/bind_time.py`) and its plan (`safety/plan.py`); this check only keeps out what neither shows.
 
 >>> from search_core.safety.policy import QueryPolicy
 >>> policy = QueryPolicy(frozenset(), frozenset({"events"}), frozenset({"current_setting"}))
@@ -77,7 +77,7 @@ def single_select(sql: str) -> str:
         raise QueryRejected(f"SQL は SELECT 文を 1 つだけ送ってください（{len(statements)} 文ありました）。")
     statement = statements[0]
     kind = _statement_kind(statement)
-    if kind == "MULTI":  # what DuckDB's parser makes of a PIVOT statement (sql/bind_time.py)
+    if kind == "MULTI":  # what DuckDB's parser makes of a PIVOT statement (safety/bind_time.py)
         raise QueryRejected(PIVOT_REFUSED)
     if kind != "SELECT":
         raise QueryRejected(

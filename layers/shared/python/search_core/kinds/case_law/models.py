@@ -30,7 +30,7 @@ class CaseQuery:
 @dataclass(frozen=True)
 class CaseMatches:
     """The matching decisions asked for, and how many match in all: exactly, or at least `total` when counting every
-    candidate would have outrun the counting budget (cases/index.py)."""
+    candidate would have outrun the counting budget (kinds/case_law/index.py)."""
 
     decisions: list[Decision]
     total: int

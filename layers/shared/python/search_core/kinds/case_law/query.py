@@ -4,7 +4,7 @@ or a year in any common writing (2019-04-30, 平成31年4月30日, 令和元年)
 
 OR binds tighter than the spaces around it, so `不法行為 損害賠償 OR 慰謝料` is 不法行為 AND (損害賠償 OR 慰謝料).
 Every term is normalised as the text is (full width, case, kanji numerals), so the language compares normal forms; a
-term citing an article (第709条) matches as a citation (cases/citations.py).
+term citing an article (第709条) matches as a citation (kinds/case_law/citations.py).
 
 >>> expression = parse('不法行為 損害賠償 OR 慰謝料 -控訴 "過失 相殺" -"上告 棄却"')
 >>> [[term.text for term in clause] for clause in expression.clauses], [term.text for term in expression.excluded]
