@@ -33,6 +33,8 @@ def describe_errors(errors: Sequence[Any]) -> str:
 
     >>> describe_errors([{"loc": ("body", "sql_query"), "type": "missing"}])
     'sql_query: 必須です'
+    >>> describe_errors([{"loc": ("query", "mode"), "type": "literal_error", "ctx": {"expected": "'each' or 'near'"}}])
+    "mode: 'each' or 'near' のどれかにしてください"
     >>> describe_errors([{"loc": ("sessionAttributes", "k" * 99), "type": "string_type"}])
     'sessionAttributes.kkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkk…: 文字列である必要があります'
     """
@@ -55,4 +57,6 @@ def _reason(error: Any) -> str:
         return f"{bounds['le']} 以下である必要があります"
     if error.get("type") == "string_too_long" and "max_length" in bounds:
         return f"{bounds['max_length']} 文字以内にしてください"
+    if error.get("type") == "literal_error" and "expected" in bounds:
+        return f"{_clip(str(bounds['expected']))} のどれかにしてください"
     return _REASONS.get(error.get("type", ""), "値が不正です")
