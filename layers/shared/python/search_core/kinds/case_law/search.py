@@ -12,7 +12,7 @@ import duckdb
 from pydantic import BaseModel, Field
 
 from search_core.doors.responses import absent_when_none
-from search_core.engine.budget import embedded_bytes, fit_rows
+from search_core.engine.budget import BUDGET_BYTES, embedded_bytes, fit_rows
 from search_core.engine.limits import QueryLimits
 from search_core.engine.watchdog import WATCHDOG
 from search_core.errors import InvalidRequest, NotFound, QueryAborted, QueryFailed
@@ -45,6 +45,8 @@ SORT_DESCRIPTION = (
     "並び順。newest（既定）: 判決日の新しい順。relevance: 語（除外語を除く）が検索対象の本文 1,000 文字あたりに"
     "出てくる回数の多い順（同じなら新しい順）。該当が多く時間内に数えきれないときは、新しい方から調べた判決の中での順"
 )
+# About how many Japanese characters one page of readCaseText holds: three UTF-8 bytes each, the budget rounded down.
+PAGE_CHARS = BUDGET_BYTES // 3 // 1000 * 1000
 # What a passage shows around its term, in characters.
 PASSAGE_BEFORE, PASSAGE_AFTER = 80, 160
 # Ends a 主文 cut to fit the response, as snippets mark their cut ends.
@@ -68,13 +70,15 @@ KEYWORDS_DESCRIPTION = (
     '除く）、"…" = 空白を含む 1 語'
     "（例: 不法行為 損害賠償 OR 慰謝料 -控訴）。OR は空白より強く結びつきます。doc_id・裁判所・日付・事件番号・"
     "事件名・主文・事実及び理由を対象に、全角半角・大文字小文字を区別せず、漢数字と算用数字を同一視します。"
-    "条文は 第709条・709条・七百九条 が同じ条を指し、709条 で 709条1項 も見つかります（1709条・709条の2 は別の条）。"
+    "条文は 第709条・709条・七百九条 が同じ条を指し、709条 で 709条1項 も見つかります（1709条・709条の2 は別の条。"
+    "除外語 -709条 も同じく読みます）。"
     "日付だけの語（2019-04-30、平成31年4月30日、令和元年、2019年4月）はその日・月・年の判決にも一致します。"
     "記号もそのままの文字として扱います。"
     "金額だけの語（300万円、金三百万円、3,000,000円）は同じ額のどの書き方にも一致し、1,300万円 などのより大きな"
     "額には一致しません（円のない 300万 は文字どおり）。"
-    f"語の前に {'：・'.join(FIELDS)}： を付けると、その部分だけで探します（例: 主文：300万円 は主文で 300万円 の支払を"
-    "命じた判決、主文：取り消す、事件名：損害賠償）。"
+    f"語の前に {'：・'.join(FIELDS)}： を付けると、その部分に語がある判決だけを探します（例: 主文：300万円 は主文に "
+    "300万円 が書かれた判決。支払を命じた額か担保の額かなどは main_text で確かめてください。主文：取り消す、"
+    "事件名：損害賠償）。"
     f"最大 {MAX_KEYWORDS} 語・{MAX_KEYWORDS_CHARS:,} 文字。court か日付を指定するなら省略できます。"
 )
 COURT_DESCRIPTION = (
@@ -100,7 +104,7 @@ PASSAGES_DESCRIPTION = (
     "そこから続けて読めます。各箇所の headings は、その箇所がある部分の見出し（例: 事実及び理由 > 第3 当裁判所の"
     "判断 > 2）。hits は判決全体の箇所の数（正確）。続きの箇所は next_start を start に渡して読めます。"
     f"mode=near にすると、すべての語が {NEAR_CHARS} 文字以内に揃って出てくる箇所だけを返します"
-    "（例: 監査役 懸念 で、監査役が懸念を述べた箇所）。"
+    "（例: 監査役 懸念。語が近くにあるだけで、誰が何を述べたかは text で確かめてください）。"
 )
 PASSAGES_START_DESCRIPTION = "この位置（offset）以降の箇所だけを返す（既定 0）。前の応答の next_start を渡します"
 PASSAGES_MODE_DESCRIPTION = (
@@ -131,6 +135,11 @@ class CaseHit(BaseModel):
     )
     snippet: str = Field(description="最初に一致した箇所の前後の抜粋")
     headings: list[str] = Field(description="抜粋の箇所がある部分の見出し（外側から順に。例: 事実及び理由 > 第3）")
+    total_chars: int = Field(
+        description=f"全文（{READ_TEXT} で読む主文と事実及び理由）の文字数。1 ページ（日本語で約 {PAGE_CHARS:,} 字）に"
+        "収まる短い判決は "
+        f"{READ_TEXT} を offset 0 で 1 回呼べば全部読めます"
+    )
 
 
 class TermCount(BaseModel):
@@ -358,6 +367,7 @@ def _hit(decision: Decision, keywords: tuple[Term, ...]) -> CaseHit:
         main_text_complete=True,
         snippet=shown,
         headings=heading_path(decision.full_text, decision.full_offset(at)),
+        total_chars=len(decision.full_text),
     )
 
 
