@@ -31,6 +31,20 @@ def test_kanji_and_arabic_numerals_meet(kanji: str, arabic: str) -> None:
     assert normalize(kanji) == normalize(arabic)
 
 
+@pytest.mark.parametrize(
+    ("mixed", "written"),
+    [("3百万円", "300万円"), ("1億5千万円", "1億5000万円"), ("一億5千万円", "1億5000万円"), ("3千5百万円", "3500万円"),
+     ("2千円", "2000円")],
+)  # fmt: skip
+def test_an_arabic_digit_before_a_kanji_unit_counts_it(mixed: str, written: str) -> None:
+    assert normalize(mixed) == written
+
+
+@pytest.mark.parametrize("plain", ["300万円", "1億5000万円", "2024年", "第709条"])
+def test_arabic_numbers_without_a_kanji_unit_stay_as_written(plain: str) -> None:
+    assert normalize(plain) == plain
+
+
 def test_a_lone_man_is_a_word_not_a_number() -> None:
     assert normalize("万一") == "万1"
 

@@ -11,9 +11,12 @@ writings stands whole: not after a digit, a 万, 億 or 兆, or a comma or point
 >>> amount.value, [amount.holds(t) for t in ("被告は金3,000,000円を", "3000000円", "1,300万円", "3300万円")]
 (3000000, [True, True, False, False])
 
+The index holds, for each decision, the key of every sum it holds (amount_keys, by the rule above), so an amount's
+candidates are exactly the decisions holding it, and none is read.
+
 A number without 円 (300万) is not an amount: it stays a phrase, found as written (inside 1,300万 too). Neither is a
 writing no decision uses (300万0000円, 12000万円): it too stays a phrase, so an amount finds exactly its writings,
-and the index, asked for each of them, finds every decision that holds it.
+and its key exactly the decisions that hold one.
 """
 
 from __future__ import annotations
@@ -37,6 +40,11 @@ _PARTS = re.compile(r"([0-9][0-9,]*)([万億兆]?)")
 # What, right before a writing, makes it the end of a larger number: a digit or a unit, or a comma or point after a
 # digit (a Japanese comma written ， reads as , too, and may follow a word).
 _LARGER_BEFORE = re.compile(r"(?:[0-9][,.]?|[万億兆])\Z")
+# Every place a sum may be written in a text, overlapping: a digit not after a digit or a unit, as many of the
+# characters of a sum as a keyword may hold, then 円 not before 銭.
+_WRITTEN = re.compile(r"(?<![0-9万億兆])(?=([0-9][0-9,万億兆]{0,39})円(?![0-9]+銭))")
+# The kind of key the index holds for a sum, before its value in yen.
+YEN = "yen:"
 
 
 def writings(value: int) -> tuple[str, ...]:
@@ -64,9 +72,9 @@ def writings(value: int) -> tuple[str, ...]:
 class Amount(Term):
     """A keyword that is a sum in yen: `text` as written (normalised, for messages), `value` in yen.
 
-    Its pieces are its writings: a decision holds one of them, not all, so its candidates are the decisions holding
-    any writing's character pairs, and its quick test looks for any. A span covers the sum as written, with the 金
-    written right before it.
+    Its pieces are its writings: a decision holds one of them, not all, so its quick test looks for any; its
+    candidates are the decisions holding its key (amount_keys). A span covers the sum as written, with the 金 written
+    right before it.
 
     >>> amount = Amount.read("5万5000円")
     >>> list(amount.spans("金55,000円と5万5,000円と15,000円")), amount.count_in("5万5000円50銭")
@@ -82,9 +90,8 @@ class Amount(Term):
         match = _KEYWORD.fullmatch(written)
         if not match:
             return None
-        number = match.group(1)
-        value = sum(int(digits.replace(",", "")) * _SIZES[unit] for digits, unit in _PARTS.findall(number))
-        return cls(written, value) if f"{number}円" in writings(value) else None
+        value = _value(match.group(1))
+        return None if value is None else cls(written, value)
 
     @property
     def pieces(self) -> tuple[str, ...]:
@@ -107,8 +114,13 @@ class Amount(Term):
     def may_hold_in(self, utf8: bytes) -> bool:
         return self._any_writing_utf8.search(utf8) is not None
 
+    @property
+    def exact_by_index(self) -> bool:
+        # amount_keys finds a sum where, and only where, `holds` does (tests/unit/test_case_keys.py).
+        return True
+
     def candidates(self, index: DecisionIndex) -> BitMap:
-        return BitMap.union(*(index.holding((writing,)) for writing in self.pieces))
+        return index.holding_keys((f"{YEN}{self.value}",))
 
     @cached_property
     def _any_writing_utf8(self) -> re.Pattern[bytes]:
@@ -121,3 +133,23 @@ class Amount(Term):
         # look-behinds took 0.6 ms a text of the bench corpus (14,000 characters), this 0.007. Never before 銭
         # (1万円50銭 is a larger sum).
         return re.compile(f"(?:{'|'.join(map(re.escape, self.pieces))})(?![0-9]+銭)")
+
+
+def amount_keys(text: str) -> set[str]:
+    """The key of every sum a normalised text holds (as Amount.holds finds it), and of no other.
+
+    >>> sorted(amount_keys("金3,000,000円、1,300万円、対し,5万円と1万円50銭"))
+    ['yen:13000000', 'yen:3000000', 'yen:50000']
+    """
+    keys = set()
+    for match in _WRITTEN.finditer(text):
+        start = match.start()
+        if not _LARGER_BEFORE.search(text, max(start - 2, 0), start) and (value := _value(match.group(1))) is not None:
+            keys.add(f"{YEN}{value}")
+    return keys
+
+
+def _value(number: str) -> int | None:
+    """The sum in yen that `number` (before 円) writes, or None if no decision writes a sum so (300万0000)."""
+    value = sum(int(digits.replace(",", "")) * _SIZES[unit] for digits, unit in _PARTS.findall(number))
+    return value if f"{number}円" in writings(value) else None

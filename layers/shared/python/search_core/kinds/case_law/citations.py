@@ -5,10 +5,20 @@ Decisions cite 「第七百九条」, 「709条1項」, 「民法709条の2第1�
 「第」 optional, its number not part of a longer one, and, without an 「の2」 of its own, not followed by one. The text
 is not rewritten, so every other keyword (「条の」, 「第709」, 「(ワ)第345」) is still a plain substring.
 
+The index holds keys for the citations of each decision (citation_keys), named so that a decision holding a keyword
+holds every key the keyword asks for (Citation.keys): its units cited (709条, and 709条の2 also for 709条の23, as the
+pattern finds it), each unit right after another one (709条 then 1項, with or without 第), each unit after the two
+characters written before it (民法 then 709条, or 第709条), and a unit right after another after those two (民法 then
+709条 then 1項). A keyword's candidates are the decisions holding all its keys: digits everywhere no longer make
+every decision one.
+
 >>> Citation.read("民法第709条").regex.pattern
 '民法第?(?<!\\\\d)709条(?!の\\\\d)'
 >>> [Citation.read("709条").holds(t) for t in ("第709条1項", "1709条", "709条の2", "民法709条")]
 [True, False, False, True]
+>>> Citation.read("民法709条1項").keys  # doctest: +NORMALIZE_WHITESPACE
+('cite:709条', 'cite-after:民法|709条', 'cite:1項', 'cite-pair:709条|1項',
+ 'cite-after-pair:民法|709条|1項')
 """
 
 from __future__ import annotations
@@ -18,10 +28,19 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from datetime import date
 
-from search_core.kinds.case_law.terms import Term
+from pyroaring import BitMap
+
+from search_core.kinds.case_law.terms import DecisionIndex, Term
 
 # A number of an article, paragraph or item with its optional 第 and の-number.
 _CITATION = re.compile(r"第?(\d+)([条項号])(?:の(\d+))?")
+# Every such unit of a text, overlapping (709条の2項 holds 709条の2 and 2項), from its first digit.
+_UNIT = re.compile(r"(?<!\d)(?=(\d+)([条項号])(?:の(\d+))?)")
+# The kinds of key: a unit cited, a unit right after another, a unit after the two characters written before it (its
+# window), a unit right after another that follows its window.
+CITED, CITED_PAIR, CITED_AFTER, CITED_AFTER_PAIR = "cite:", "cite-pair:", "cite-after:", "cite-after-pair:"
+# How many characters written before a unit a key names: enough for a law (民法, 社法 of 会社法), few keys a unit.
+_BEFORE = 2
 
 
 @dataclass(frozen=True)
@@ -31,12 +50,19 @@ class Citation(Term):
 
     >>> cited = Citation.read("709条")
     >>> list(cited.spans("第709条と1709条と709条")), cited.count_in("709条の2、709条"), cited.exact_by_index
-    ([(0, 5), (12, 16)], 1, False)
+    ([(0, 5), (12, 16)], 1, True)
+    >>> [Citation.read(k).exact_by_index for k in ("709条1項", "民法第709条1項", "709条1項1号", "会社法423条")]
+    [True, True, False, False]
     """
 
     text: str
     regex: re.Pattern[str]
     literal: tuple[str, ...]
+    keys: tuple[str, ...]
+    # Whether its keys say all the keyword writes: one unit or two in a row, perhaps after two characters (709条,
+    # 民法第709条の2, 民法709条1項). Then a decision holds it exactly when it holds its keys; not so with three units
+    # (two pairs need not be in one place) or more words (社法 before 423条 is not 会社法).
+    keyed_whole: bool = False
 
     @classmethod
     def read(cls, written: str) -> Citation | None:
@@ -44,21 +70,40 @@ class Citation(Term):
         found = list(_CITATION.finditer(written))
         if not found:
             return None
-        parts, pieces, position = [], [], 0
+        parts, pieces, keys, position, previous, window = [], [], [], 0, "", ""
         for match in found:
             before = written[position : match.start()]
             number, unit, sub = match.groups()
             cited = f"{number}{unit}" + (f"の{sub}" if sub else "")
             parts += [re.escape(before), rf"第?(?<!\d){re.escape(cited)}" + ("" if sub else r"(?!の\d)")]
             pieces += [before, cited]
-            position = match.end()
+            keys.append(CITED + cited)
+            if previous and not before:
+                keys.append(f"{CITED_PAIR}{previous}|{cited}")
+                if window:
+                    keys.append(f"{CITED_AFTER_PAIR}{window}|{previous}|{cited}")
+            window = written[match.start() - _BEFORE : match.start()] if before and match.start() >= _BEFORE else ""
+            if window:
+                keys.append(f"{CITED_AFTER}{window}|{cited}")
+            position, previous = match.end(), cited
         parts.append(re.escape(written[position:]))
         pieces.append(written[position:])
-        return cls(written, re.compile("".join(parts)), tuple(p for p in pieces if p))
+        befores, trailing = pieces[:-1:2], written[position:]
+        whole = not trailing and len(befores) <= 2 and befores[1:] in ([], [""]) and len(befores[0]) in (0, _BEFORE)
+        return cls(written, re.compile("".join(parts)), tuple(p for p in pieces if p), tuple(keys), whole)
 
     @property
     def pieces(self) -> tuple[str, ...]:
         return self.literal
+
+    @property
+    def exact_by_index(self) -> bool:
+        return self.keyed_whole
+
+    def candidates(self, index: DecisionIndex) -> BitMap:
+        # Keys narrow by what is cited, grams by the words around it (民法); a keyword with words is still read on
+        # the text, as a key does not hold all it writes (民法 two characters before 709条, not 刑民法).
+        return index.holding(self.pieces) & index.holding_keys(self.keys)
 
     def holds(self, text: str, day: date | None = None) -> bool:
         return self.regex.search(text) is not None
@@ -68,3 +113,31 @@ class Citation(Term):
 
     def count_in(self, text: str) -> int:
         return len(self.regex.findall(text))
+
+
+def citation_keys(text: str) -> set[str]:
+    """The citation keys a normalised text holds: every key of every Citation that holds in it, and a few more.
+
+    >>> sorted(citation_keys("民法709条1項"))  # doctest: +NORMALIZE_WHITESPACE
+    ['cite-after-pair:民法|709条|1項', 'cite-after:9条|1項', 'cite-after:民法|709条', 'cite-pair:709条|1項',
+     'cite:1項', 'cite:709条']
+    """
+    keys: set[str] = set()
+    ends: dict[int, tuple[str, list[str]]] = {}  # where a unit ends: the unit and its windows, for the one after it
+    for match in _UNIT.finditer(text):
+        number, unit, sub = match.groups()
+        full = f"{number}{unit}" + (f"の{sub}" if sub else "")
+        # A keyword's 709条の2 finds 709条の23 too; its 709条 finds neither.
+        named = [f"{number}{unit}の{sub[:length]}" for length in range(1, len(sub) + 1)] if sub else [full]
+        start = match.start()
+        begins = (start, start - 1) if text[start - 1 : start] == "第" else (start,)
+        windows = [text[begin - _BEFORE : begin] for begin in begins if begin >= _BEFORE]
+        after = [ends[begin] for begin in begins if begin in ends]
+        for cited in named:
+            keys.add(CITED + cited)
+            keys.update(f"{CITED_AFTER}{window}|{cited}" for window in windows)
+            for previous, previous_windows in after:
+                keys.add(f"{CITED_PAIR}{previous}|{cited}")
+                keys.update(f"{CITED_AFTER_PAIR}{window}|{previous}|{cited}" for window in previous_windows)
+        ends[start + len(full)] = (full, windows)
+    return keys

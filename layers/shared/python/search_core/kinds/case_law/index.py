@@ -226,11 +226,12 @@ def _parts(packed: bytes, case_name: str | None) -> Parts:
 
 def _exact_by_index(expression: Expression) -> bool:
     """Whether the candidates are exactly the matches: no terms (filters alone), or only terms the index finds
-    exactly (a phrase of one or two characters is its own one gram), and nothing to exclude.
+    exactly (a phrase of one or two characters is its own one gram; a sum, or a citation such as 709条1項, has
+    its keys), and nothing to exclude.
 
     >>> from search_core.kinds.case_law.query import parse
     >>> _exact_by_index(parse("損害 OR 賠償")), _exact_by_index(parse("損害賠償")), _exact_by_index(parse("1条"))
-    (True, False, False)
+    (True, False, True)
     """
     return all(t.exact_by_index for clause in expression.clauses for t in clause) and not expression.excluded
 
@@ -273,6 +274,14 @@ class _SearchIndex:
     def decided_between(self, first: date, last: date) -> BitMap:
         rows = self.con.execute("SELECT doc_num FROM cases WHERE date BETWEEN ? AND ?", [first, last]).fetchall()
         return BitMap(row[0] for row in rows)
+
+    def holding_keys(self, keys: tuple[str, ...]) -> BitMap:
+        """Decisions holding every key (a key absent from the index: none)."""
+        if not keys:
+            return self.everyone
+        rows = self.con.execute("SELECT key, decisions FROM keys WHERE key IN (SELECT unnest(?))", [list(keys)])
+        found = {key: loaded(decisions) for key, decisions in rows.fetchall()}
+        return BitMap.intersection(*(found.get(key, _NOBODY) for key in keys))
 
 
 def _holding_any(clause: tuple[Term, ...], index: _SearchIndex) -> BitMap:

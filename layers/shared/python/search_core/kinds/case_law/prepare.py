@@ -11,14 +11,17 @@ DuckDB file that the function opens as it is, with no conversion at cold start:
   Arabic numerals), then 主文 and 事実及び理由 as written;
 - `grams`: for every character and character pair in the normalised text, the decisions that contain it, as a
   roaring bitmap (grams.py). A keyword can only occur in a decision that holds all its pairs, so these narrow the
-  search to a few candidates, which are then checked exactly.
+  search to a few candidates, which are then checked exactly;
+- `keys`: the same for what a citation or a sum is made of, read from the same text as its exact test reads it
+  (citations.citation_keys, amounts.amount_keys): the character pairs of 709条 or 300万円 are in nearly every
+  decision, the keys 709条 then 1項, or 3,000,000 yen, in few.
 """
 
 from __future__ import annotations
 
 import os
 import time
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from itertools import islice
 from pathlib import Path
@@ -27,6 +30,9 @@ from typing import Any, Protocol
 import duckdb
 from pyroaring import BitMap
 
+from search_core.engine.quoting import quote_identifier
+from search_core.kinds.case_law.amounts import amount_keys
+from search_core.kinds.case_law.citations import citation_keys
 from search_core.kinds.case_law.courts import canonical_court
 from search_core.kinds.case_law.dates import parse_decision_date
 from search_core.kinds.case_law.grams import grams_of, stored
@@ -35,8 +41,9 @@ from search_core.kinds.case_law.source import counted_rows, read_decisions
 from search_core.kinds.case_law.texts import packed, searched_utf8
 
 # 3: numerals with 万, 億 and 兆 keep those units (三百万 → 300万, as decisions write it); 4: roaring bitmaps, and
-# each decision's texts in one zstd frame (texts.py).
-FORMAT_VERSION = "4"
+# each decision's texts in one zstd frame (texts.py); 5: the keys of citations and sums, and an Arabic digit
+# counting a kanji unit (3百万 → 300万).
+FORMAT_VERSION = "5"
 SEARCHED_COLUMNS = ("doc_id", "court", "date", "case_number", "case_name", "main_text", "facts_and_reasons")
 # Keywords never hold whitespace, so joining the columns with a newline never creates a false match across them.
 COLUMN_SEPARATOR = "\n"
@@ -161,41 +168,66 @@ def _number_decisions(con: duckdb.DuckDBPyConnection) -> None:
 
 
 def _index_grams(con: duckdb.DuckDBPyConnection, decisions: int, progress: Progress) -> int:
-    """The decisions holding each character and character pair of the normalised text, read back from `texts` a
-    chunk at a time (so the plain texts are never all held at once)."""
-    holding: dict[str, BitMap] = {}
+    """The decisions holding each character and character pair of the normalised text, and each key, read back from
+    `texts` a chunk at a time (so the plain texts are never all held at once); how many grams that makes."""
+    grams: dict[str, BitMap] = {}
+    keys: dict[str, BitMap] = {}
     for first in range(0, decisions, _GRAM_CHUNK):
         progress(INDEXING, first, decisions)
-        for gram, numbers in _chunk_grams(con, first, first + _GRAM_CHUNK).items():
-            if (known := holding.get(gram)) is None:
-                holding[gram] = BitMap(numbers)
-            else:
-                known.update(numbers)
+        chunk_grams: dict[str, list[int]] = {}
+        chunk_keys: dict[str, list[int]] = {}
+        for number, text in _chunk_texts(con, first, first + _GRAM_CHUNK):
+            _add(chunk_grams, grams_of(text), number)
+            _add(chunk_keys, citation_keys(text) | amount_keys(text), number)
+        _merge(grams, chunk_grams)
+        _merge(keys, chunk_keys)
     progress(INDEXING, decisions, decisions)
-    con.execute("CREATE TABLE grams (gram VARCHAR, decisions BLOB)")
+    written = len(grams)
+    _write_sets(con, "grams", "gram", grams, lambda done: progress(WRITING_INDEX, done, written))
+    _write_sets(con, "keys", "key", keys, lambda done: None)
+    progress(WRITING_INDEX, written, written)
+    return written
+
+
+def _add(holding: dict[str, list[int]], entries: set[str], number: int) -> None:
+    for entry in entries:
+        holding.setdefault(entry, []).append(number)
+
+
+def _merge(holding: dict[str, BitMap], chunk: dict[str, list[int]]) -> None:
+    # A chunk's numbers join a set at once: adding them one by one is several times slower.
+    for entry, numbers in chunk.items():
+        if (known := holding.get(entry)) is None:
+            holding[entry] = BitMap(numbers)
+        else:
+            known.update(numbers)
+
+
+def _write_sets(
+    con: duckdb.DuckDBPyConnection, table: str, column: str, holding: dict[str, BitMap], done: Callable[[int], None]
+) -> None:
+    """`holding` as a table of entries and the decisions holding each, emptying it; `done` told how many are
+    written as it goes."""
+    name, named = quote_identifier(table), quote_identifier(column)
+    con.execute(f"CREATE TABLE {name} ({named} VARCHAR, decisions BLOB)")
     ordered = sorted(holding)
     for start in range(0, len(ordered), _GRAM_ROWS):
-        progress(WRITING_INDEX, start, len(ordered))
+        done(start)
         chunk = ordered[start : start + _GRAM_ROWS]
         con.execute(
-            "INSERT INTO grams SELECT unnest($grams), unnest($sets)",
-            {"grams": chunk, "sets": [stored(holding.pop(gram)) for gram in chunk]},
+            f"INSERT INTO {name} SELECT unnest($entries), unnest($sets)",
+            {"entries": chunk, "sets": [stored(holding.pop(entry)) for entry in chunk]},
         )
-    con.execute("CREATE UNIQUE INDEX grams_gram ON grams (gram)")
-    progress(WRITING_INDEX, len(ordered), len(ordered))
-    return len(ordered)
+    con.execute(f"CREATE UNIQUE INDEX {quote_identifier(f'{table}_{column}')} ON {name} ({named})")
 
 
-def _chunk_grams(con: duckdb.DuckDBPyConnection, first: int, last: int) -> dict[str, list[int]]:
-    """Each gram of the decisions numbered first to last (excluded), with those holding it."""
-    holding: dict[str, list[int]] = {}
+def _chunk_texts(con: duckdb.DuckDBPyConnection, first: int, last: int) -> Iterator[tuple[int, str]]:
+    """The normalised searched text of the decisions numbered first to last (excluded), with their numbers."""
     rows = con.execute(
         "SELECT doc_num, packed FROM texts WHERE doc_num >= ? AND doc_num < ? ORDER BY doc_num", [first, last]
     ).fetchall()
     for number, frame in rows:
-        for gram in grams_of(searched_utf8(frame).decode()):
-            holding.setdefault(gram, []).append(number)
-    return holding
+        yield number, searched_utf8(frame).decode()
 
 
 def _batches(rows: Iterable[dict[str, Any]], size: int) -> Iterator[list[dict[str, Any]]]:

@@ -35,6 +35,10 @@ class DecisionIndex(Protocol):
         """The decisions dated from `first` to `last`, both included."""
         ...
 
+    def holding_keys(self, keys: tuple[str, ...]) -> BitMap:
+        """The decisions holding every key (a citation's units, a sum: citations.py, amounts.py)."""
+        ...
+
 
 class Term(Protocol):
     """A term of the expression. `text` is the keyword that wrote it (normalised, never empty): the expression counts
