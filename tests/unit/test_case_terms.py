@@ -23,7 +23,7 @@ from search_core.kinds.case_law.prepare import search_text
 from search_core.kinds.case_law.query import Expression, parse
 from search_core.kinds.case_law.snippet import snippet
 from search_core.kinds.case_law.source import read_decisions
-from search_core.kinds.case_law.terms import DateSpan, Phrase, Term
+from search_core.kinds.case_law.terms import DateSpan, PatternTerm, Phrase, Term
 from search_core.storage.cache import LocalCopy
 from tests.conftest import DATA_DIR, TEST_LIMITS
 
@@ -64,7 +64,7 @@ def test_the_quick_test_never_drops_a_decision_that_holds_the_term(keyword: str,
 
 
 @dataclass(frozen=True)
-class CaseNumber(Term):
+class CaseNumber(PatternTerm):
     """A kind the search does not know: any case number of one court record type, found by a pattern alone."""
 
     text: str
@@ -73,15 +73,6 @@ class CaseNumber(Term):
     @property
     def pieces(self) -> tuple[str, ...]:
         return ("(ワ)第",)
-
-    def holds(self, text: str, day: date | None = None) -> bool:
-        return self.regex.search(text) is not None
-
-    def spans(self, text: str) -> Iterator[tuple[int, int]]:
-        return (match.span() for match in self.regex.finditer(text))
-
-    def count_in(self, text: str) -> int:
-        return len(self.regex.findall(text))
 
 
 _ANY_WA_CASE = CaseNumber("(ワ)第n号", re.compile(r"\(ワ\)第\d+号"))

@@ -24,13 +24,11 @@ every decision one.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
 from dataclasses import dataclass
-from datetime import date
 
 from pyroaring import BitMap
 
-from search_core.kinds.case_law.terms import DecisionIndex, Term
+from search_core.kinds.case_law.terms import DecisionIndex, PatternTerm
 
 # A number of an article, paragraph or item with its optional 第 and の-number.
 _CITATION = re.compile(r"第?(\d+)([条項号])(?:の(\d+))?")
@@ -44,7 +42,7 @@ _BEFORE = 2
 
 
 @dataclass(frozen=True)
-class Citation(Term):
+class Citation(PatternTerm):
     """A keyword holding a citation: `text` as written (normalised), `regex` what it matches, `literal` the parts
     every match contains as written (its pieces, for the index's character pairs).
 
@@ -104,15 +102,6 @@ class Citation(Term):
         # Keys narrow by what is cited, grams by the words around it (民法); a keyword with words is still read on
         # the text, as a key does not hold all it writes (民法 two characters before 709条, not 刑民法).
         return index.holding(self.pieces) & index.holding_keys(self.keys)
-
-    def holds(self, text: str, day: date | None = None) -> bool:
-        return self.regex.search(text) is not None
-
-    def spans(self, text: str) -> Iterator[tuple[int, int]]:
-        return (match.span() for match in self.regex.finditer(text))
-
-    def count_in(self, text: str) -> int:
-        return len(self.regex.findall(text))
 
 
 def citation_keys(text: str) -> set[str]:

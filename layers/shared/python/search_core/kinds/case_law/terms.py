@@ -3,7 +3,7 @@
 how it is named back to the agent. Nothing else asks which kind a term is, so a new kind is one class, and one line
 in query._KINDS that reads it from a keyword.
 
-Every term is read from a normalised keyword and compared with normalised text (cases/normalize.py).
+Every term is read from a normalised keyword and compared with normalised text (kinds/case_law/normalize.py).
 
 >>> month = DateSpan.read("平成31年4月")
 >>> month.holds("損害賠償", date(2019, 4, 30)), month.holds("平成31年4月の判決"), month.holds("損害賠償")
@@ -90,6 +90,22 @@ class Term(Protocol):
     def _pieces_utf8(self) -> tuple[bytes, ...]:
         # Encoded once per term, not once for each decision checked.
         return tuple(piece.encode() for piece in self.pieces)
+
+
+class PatternTerm(Term):
+    """A kind found by a regular expression over normalised text (`regex`): where it holds, where it occurs and how
+    often all come from the one pattern (a citation; a test's own kinds)."""
+
+    regex: re.Pattern[str]
+
+    def holds(self, text: str, day: date | None = None) -> bool:
+        return self.regex.search(text) is not None
+
+    def spans(self, text: str) -> Iterator[tuple[int, int]]:
+        return (match.span() for match in self.regex.finditer(text))
+
+    def count_in(self, text: str) -> int:
+        return sum(1 for _ in self.regex.finditer(text))
 
 
 @dataclass(frozen=True)
