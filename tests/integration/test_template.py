@@ -6,6 +6,7 @@ import json
 import re
 from typing import Any
 
+import botocore.session
 import pytest
 from cfnlint.api import lint_file
 from cfnlint.decode import decode_str
@@ -290,3 +291,6 @@ def test_the_instruction_names_every_action_group_and_every_case_law_tool(templa
     assert all(name in instruction for name in ACTION_GROUPS)
     assert all(operation in instruction for operation in ("searchCases", "findInCase", "readCaseText"))
     assert "コンシェルジュ" in instruction and "法律調査" in instruction
+    # Bedrock's own API model bounds the instruction (CreateAgent's Instruction shape).
+    shape = botocore.session.get_session().get_service_model("bedrock-agent").shape_for("Instruction")
+    assert shape.metadata["min"] <= len(instruction) <= shape.metadata["max"]
