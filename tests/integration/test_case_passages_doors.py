@@ -86,3 +86,14 @@ def test_a_term_confined_to_the_main_text_is_searched_and_found_there(door: Door
         passage["headings"] == ["主文", passage["headings"][1]]
         for passage in places["passages"]  # type: ignore[attr-defined]
     )
+
+
+@pytest.mark.parametrize(
+    ("keywords", "holders"),
+    [("主文:1億円以上", {LONG}), ("主文：100万円以上", {LONG, "H31-0430-A"}), ("主文:100万円未満", {"S64-0107-J"})],
+)
+def test_a_range_of_sums_in_the_main_text_is_searched(door: Door, keywords: str, holders: set[str]) -> None:
+    # The sample's 主文 order 金300万円 (H31-0430-A), 金50万円 (S64-0107-J) and 金1億2000万円 (the long decision)
+    body = reply_of(door.call("search_cases", SEARCH, {"keywords": keywords, "limit": 20})).body
+    assert {hit["doc_id"] for hit in body["results"]} == holders
+    assert (body["total"], body["total_exact"]) == (len(holders), True)

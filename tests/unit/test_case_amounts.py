@@ -11,7 +11,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from search_core.kinds.case_law.amounts import Amount
+from search_core.kinds.case_law.amounts import Amount, AmountRange
 from search_core.kinds.case_law.citations import Citation
 from search_core.kinds.case_law.database import open_cases
 from search_core.kinds.case_law.dates import parse_decision_date
@@ -102,7 +102,7 @@ def test_a_sum_followed_by_sen_is_a_larger_sum() -> None:
 @pytest.mark.parametrize(
     ("keyword", "kind"),
     [("300万円", Amount), ("金三百万円", Amount), ("令和元年", DateSpan), ("民法709条", Citation), ("300万", Phrase),
-     ("300万0000円", Phrase), ("300万円以上", Phrase)],
+     ("300万0000円", Phrase), ("300万円以上", AmountRange), ("300万以上", Phrase)],
 )  # fmt: skip
 def test_only_a_keyword_that_is_wholly_a_sum_in_yen_is_an_amount(keyword: str, kind: type) -> None:
     assert type(term_of(keyword)) is kind
@@ -249,3 +249,25 @@ def test_a_sum_holds_exactly_where_one_of_the_written_sums_is_its_value(data: st
     assert term.holds(text) == (value in sums)
     assert term.count_in(text) == len(list(term.spans(text))) == sums.count(value)
     assert term.may_hold_in(text.encode()) or value not in sums
+
+
+@settings(max_examples=400, deadline=None)
+@given(
+    values=st.lists(st.integers(1, 10**10), min_size=0, max_size=4),
+    bound=st.integers(1, 10**10),
+    relation=st.sampled_from(["以上", "以下", "超", "未満", "を超える"]),
+)
+def test_a_range_holds_exactly_where_a_written_sum_lies_in_it(values: list[int], bound: int, relation: str) -> None:
+    """1億円以上 and its kind: a text holds the range when one of its sums, read as Amount reads them, lies in it."""
+    text = "、".join(f"被告は金{value:,}円を支払え" for value in values)
+    term = AmountRange.read(f"{bound}円{relation}")
+    assert term is not None
+    inside = {
+        "以上": bound.__le__,
+        "以下": bound.__ge__,
+        "超": bound.__lt__,
+        "を超える": bound.__lt__,
+        "未満": bound.__gt__,
+    }
+    assert term.holds(normalize(text)) == any(inside[relation](value) for value in values)
+    assert term.count_in(normalize(text)) == sum(inside[relation](value) for value in values)

@@ -141,12 +141,82 @@ def amount_keys(text: str) -> set[str]:
     >>> sorted(amount_keys("金3,000,000円、1,300万円、対し,5万円と1万円50銭"))
     ['yen:13000000', 'yen:3000000', 'yen:50000']
     """
-    keys = set()
+    return {f"{YEN}{value}" for _, _, value in written_sums(text)}
+
+
+def written_sums(text: str) -> Iterator[tuple[int, int, int]]:
+    """Every sum a normalised text holds, by the rule above: (start, end, value in yen), the span with its 金.
+
+    >>> list(written_sums("金3,000,000円と1,300万円"))
+    [(0, 11, 3000000), (12, 19, 13000000)]
+    """
     for match in _WRITTEN.finditer(text):
         start = match.start()
         if not _LARGER_BEFORE.search(text, max(start - 2, 0), start) and (value := _value(match.group(1))) is not None:
-            keys.add(f"{YEN}{value}")
-    return keys
+            end = start + len(match.group(1)) + 1
+            yield (start - 1 if text[start - 1 : start] == "金" else start), end, value
+
+
+# How a keyword bounds a sum, after its 円: at least, at most, more than, less than.
+_BOUNDS = {"以上": (0, None), "以下": (None, 0), "超": (1, None), "を超える": (1, None), "未満": (None, -1)}
+_RANGE_KEYWORD = re.compile(r"(金?[0-9,万億兆]{1,40}円)(以上|以下|超|を超える|未満)")
+
+
+@dataclass(frozen=True)
+class AmountRange(Term):
+    """A keyword that bounds a sum in yen (1億円以上, 300万円未満, 金500万円を超える): it holds where a sum in the
+    range is written, by the same reading as Amount; its candidates are the decisions holding the key of such a sum,
+    exactly, so none is read.
+
+    >>> over = AmountRange.read("1億円以上")
+    >>> (over.low, over.high), over.holds("金1億2000万円を支払え"), over.holds("金9,000万円"), over.holds("1億円")
+    ((100000000, None), True, False, True)
+    >>> AmountRange.read("300万円未満").high, AmountRange.read("300万円超").low, AmountRange.read("300万以上")
+    (2999999, 3000001, None)
+    """
+
+    text: str
+    low: int | None
+    high: int | None
+
+    @classmethod
+    def read(cls, written: str) -> AmountRange | None:
+        """The keyword as a range of sums, or None if it is not one sum in yen followed by 以上, 以下, 超, を超える or
+        未満 (already normalised)."""
+        match = _RANGE_KEYWORD.fullmatch(written)
+        bound = Amount.read(match.group(1)) if match else None
+        if match is None or bound is None:
+            return None
+        low, high = _BOUNDS[match.group(2)]
+        return cls(
+            written,
+            None if low is None else bound.value + low,
+            None if high is None else bound.value + high,
+        )
+
+    @property
+    def pieces(self) -> tuple[str, ...]:
+        return ("円",)
+
+    def holds(self, text: str, day: date | None = None) -> bool:
+        return next(self.spans(text), None) is not None
+
+    def spans(self, text: str) -> Iterator[tuple[int, int]]:
+        return ((start, end) for start, end, value in written_sums(text) if self._within(value))
+
+    def count_in(self, text: str) -> int:
+        return sum(1 for _ in self.spans(text))
+
+    @property
+    def exact_by_index(self) -> bool:
+        # The keys of a decision are the sums written_sums finds in it; the range is read by the same test.
+        return True
+
+    def candidates(self, index: DecisionIndex) -> BitMap:
+        return index.holding_any_key(YEN, self.low, self.high)
+
+    def _within(self, value: int) -> bool:
+        return (self.low is None or value >= self.low) and (self.high is None or value <= self.high)
 
 
 def _value(number: str) -> int | None:

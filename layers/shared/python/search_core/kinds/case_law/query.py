@@ -19,7 +19,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import date
 
-from search_core.kinds.case_law.amounts import Amount
+from search_core.kinds.case_law.amounts import Amount, AmountRange
 from search_core.kinds.case_law.citations import Citation
 from search_core.kinds.case_law.normalize import normalize
 from search_core.kinds.case_law.terms import FIELDS, DateSpan, InField, Phrase, Term
@@ -33,7 +33,7 @@ _TOKEN = re.compile(rf'([{_MINUS}]?)(?:"([^"]+)"|“([^”]+)”)|(\S+)')
 # The kinds a keyword may be besides a phrase, in the order they are tried: each reads a whole keyword, or gives None.
 # A part of a decision by its name (主文, 事件名): its normalised text.
 Parts = Callable[[str], str]
-_KINDS: tuple[Callable[[str], Term | None], ...] = (DateSpan.read, Citation.read, Amount.read)
+_KINDS: tuple[Callable[[str], Term | None], ...] = (DateSpan.read, Citation.read, Amount.read, AmountRange.read)
 
 
 @dataclass(frozen=True)

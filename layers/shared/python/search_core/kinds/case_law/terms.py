@@ -39,6 +39,10 @@ class DecisionIndex(Protocol):
         """The decisions holding every key (a citation's units, a sum: citations.py, amounts.py)."""
         ...
 
+    def holding_any_key(self, prefix: str, low: int | None, high: int | None) -> BitMap:
+        """The decisions holding a key of `prefix` whose number lies from `low` to `high` (None: unbounded)."""
+        ...
+
 
 class Term(Protocol):
     """A term of the expression. `text` is the keyword that wrote it (normalised, never empty): the expression counts
