@@ -5,14 +5,21 @@ from __future__ import annotations
 
 import sqlite3
 from collections.abc import Iterator
+from datetime import date
+from pathlib import Path
 
 import pytest
 
+from search_core.engine.limits import TRUNCATION_MARKER
+from search_core.errors import DataUnavailable
 from search_core.kinds.case_law.database import open_cases
 from search_core.kinds.case_law.index import CaseIndex
-from search_core.kinds.case_law.models import CaseQuery
+from search_core.kinds.case_law.models import CaseQuery, Decision
 from search_core.kinds.case_law.normalize import normalize
+from search_core.kinds.case_law.passages import occurrences
 from search_core.kinds.case_law.query import parse
+from search_core.kinds.case_law.search import NAME_CHARS
+from search_core.kinds.case_law.search import _identity as identity
 from search_core.storage.cache import LocalCopy
 from tests.conftest import DATA_DIR, TEST_LIMITS
 
@@ -57,3 +64,35 @@ def test_an_amount_in_the_main_text_matches_its_writings(index: CaseIndex) -> No
 
 def test_a_colon_after_another_word_is_text() -> None:
     assert [term.text for term in parse("理由:棄却 主文:").terms] == ["理由:棄却", "主文:"]
+
+
+def test_a_part_has_no_date_of_its_own() -> None:
+    """From the red team: 主文:令和元年 matched every decision of 2019, the date read as the 主文's."""
+    expression = parse("主文:令和元年")
+    assert not expression.holds_in("令和元年", date(2019, 6, 1), parts=lambda part: "本件控訴を棄却する。")
+    assert expression.holds_in("", None, parts=lambda part: "令和元年6月1日付けの処分を取り消す。")
+
+
+def test_passages_are_found_in_what_the_court_wrote_not_in_the_headings_added() -> None:
+    """From the red team: findInCase counted the 主文 and 事実及び理由 lines the full text adds."""
+    decision = Decision(1, "d", None, None, None, None, None, "本件控訴を棄却する。", "主文のとおり判決する。理由は…")
+    found = occurrences(decision.full_text, parse("主文 理由").positive_terms, 20, regions=decision.regions)
+    assert [(decision.full_text[p.start : p.end], p.start) for p in found.first] == [
+        ("主文", decision.full_text.index("主文のとおり")),
+        ("理由", decision.full_text.index("理由は")),
+    ]
+
+
+def test_a_name_as_long_as_a_page_is_cut() -> None:
+    """From the red team: a 40,000-character case name left no room for the text of the decision."""
+    decision = Decision(1, "d", None, None, None, None, "名" * 40_000, "主文", "理由")
+    assert len(identity(decision)["case_name"]) == NAME_CHARS + len(TRUNCATION_MARKER)
+
+
+def test_a_file_that_is_no_export_of_decisions_is_refused(tmp_path: Path) -> None:
+    """From the red team: arbitrary bytes named cases.db were read as a CSV of no decisions, so every search said
+    that no decision holds the words."""
+    junk = tmp_path / "cases.db"
+    junk.write_bytes(bytes(range(256)) * 8)
+    with pytest.raises(DataUnavailable, match="cases"):
+        open_cases(LocalCopy(junk, "junk"), TEST_LIMITS, tmp_path / "work")

@@ -8,9 +8,9 @@ and the words up to the first space or 。 after them, at most TITLE_CHARS chara
 
 >>> text = "主文\\n1 被告は支払え。\\n\\n事実及び理由\\n第1 請求\\n本文\\n第3 当裁判所の判断\\n1 争点1\\n"
 >>> text += "(1) 損害　損害は…"
->>> Outline.of(text).path_at(text.index("損害は"))
+>>> heading_path(text, text.index("損害は"))
 ['事実及び理由', '第3 当裁判所の判断', '1 争点1', '(1) 損害']
->>> Outline.of(text).path_at(text.index("被告"))
+>>> heading_path(text, text.index("被告"))
 ['主文', '1 被告は支払え']
 """
 
@@ -18,10 +18,11 @@ from __future__ import annotations
 
 import re
 import unicodedata
-from bisect import bisect_right
 from dataclasses import dataclass
 
 TITLE_CHARS = 30
+# How far back a heading path is read, in lines: far more than any part of a real judgment runs without a heading.
+LINES_READ_BACK = 5_000
 # What a heading line starts with, by level (NFKC: full-width digits and parentheses become ASCII).
 _SECTIONS = ("主文", "事実及び理由", "理由", "事実")
 _MARKERS = (
@@ -46,47 +47,27 @@ class Heading:
     title: str
 
 
-@dataclass(frozen=True)
-class Outline:
-    """The headings of a text, in order, each with the path of headings above it."""
-
-    offsets: list[int]
-    paths: list[tuple[str, ...]]
-
-    @classmethod
-    def of(cls, text: str, until: int | None = None) -> Outline:
-        """The outline of `text`, read up to `until` (the whole text if None): a path after it needs no more."""
-        offsets: list[int] = []
-        paths: list[tuple[str, ...]] = []
-        open_parts: list[Heading] = []
-        for heading in _headings(text, len(text) if until is None else until):
-            open_parts = [part for part in open_parts if part.level < heading.level] + [heading]
-            offsets.append(heading.offset)
-            paths.append(tuple(part.title for part in open_parts))
-        return cls(offsets, paths)
-
-    def path_at(self, offset: int) -> list[str]:
-        """The headings of the part `offset` lies in, outermost first ([] before the first heading)."""
-        at = bisect_right(self.offsets, offset)
-        return list(self.paths[at - 1]) if at else []
-
-
 def heading_path(text: str, offset: int) -> list[str]:
-    """The heading path at `offset`, reading the text only as far as that."""
-    return Outline.of(text, until=offset).path_at(offset)
+    """The headings of the part `offset` lies in, outermost first ([] before the first heading).
 
-
-def _headings(text: str, until: int) -> list[Heading]:
-    found = []
-    start = 0
-    while start <= until and start < len(text):
+    Read backwards from the offset: the nearest heading is the innermost part, the nearest before it of a higher
+    level (a smaller number) its parent, and so on up to a whole section (主文, 事実及び理由). At most
+    LINES_READ_BACK lines are read, so a text of a million heading lines costs no more than a real judgment (red
+    team: reading forwards, it took 48 s); a part opened further back is then left out of the path.
+    """
+    path: list[str] = []
+    above = len(_MARKERS) + 1  # only a heading of a level above every one found so far opens an enclosing part
+    start = text.rfind("\n", 0, offset) + 1
+    for _ in range(LINES_READ_BACK):
         end = text.find("\n", start)
-        end = len(text) if end < 0 else end
-        heading = _heading(text[start:end], start)
-        if heading is not None:
-            found.append(heading)
-        start = end + 1
-    return found
+        heading = _heading(text[start : len(text) if end < 0 else end], start)
+        if heading is not None and heading.level < above:
+            path.insert(0, heading.title)
+            above = heading.level
+        if above == 0 or start == 0:
+            break
+        start = text.rfind("\n", 0, start - 1) + 1
+    return path
 
 
 def _heading(line: str, offset: int) -> Heading | None:

@@ -70,9 +70,15 @@ class Decision:
 
     @property
     def regions(self) -> dict[str, tuple[int, int]]:
-        """Where the parts a term may be confined to lie in `full_text` (事件名 is not in it)."""
-        start = len(_MAIN_HEADING)
-        return {"主文": (start, start + len(self.main_text or ""))}
+        """Where the parts the court wrote lie in `full_text`, by name (事件名 is not in it): a term is found only
+        there, never in the headings this text adds (主文, 事実及び理由)."""
+        main_start = len(_MAIN_HEADING)
+        main_end = main_start + len(self.main_text or "")
+        reasons_start = main_end + len(_REASONS_HEADING)
+        return {
+            "主文": (main_start, main_end),
+            "事実及び理由": (reasons_start, reasons_start + len(self.facts_and_reasons or "")),
+        }
 
     def full_offset(self, body_offset: int) -> int:
         """Where a place in `body` is in `full_text`.

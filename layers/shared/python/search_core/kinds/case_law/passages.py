@@ -20,8 +20,15 @@ from itertools import dropwhile, islice
 from search_core.kinds.case_law.normalize import normalize
 from search_core.kinds.case_law.terms import Term
 
-# Numerals are normalised as runs (七百九 → 709); every other character on its own.
-_SEGMENT = re.compile("[〇零一二三四五六七八九十百千万億兆]+|.", re.DOTALL)
+# What normalize() reads as one: a numeral run, as its _NUMERAL reads one (七百九 → 709; 3百万 → 300万, digits full
+# width or not), and a character with the marks NFKC composes into it (ｶﾞ → ガ, カ+U+3099 → ガ, jamo into a
+# syllable). Every other character is normalised on its own.
+_NUMERAL_START = "[〇零一二三四五六七八九十百千]|[0-9０-９]+(?=[十百千])"
+_SEGMENT = re.compile(
+    f"(?:{_NUMERAL_START})(?:[〇零一二三四五六七八九十百千万億兆]|[0-9０-９]+(?=[十百千]))*"
+    "|.[\u0300-\u036f\u1160-\u11ff\u20d0-\u20ff\u3099\u309a\ufe20-\ufe2f\uff9e\uff9f]*",
+    re.DOTALL,
+)
 
 
 @dataclass(frozen=True)
@@ -91,32 +98,44 @@ def occurrences(
 
 
 def near_places(
-    text: str, terms: tuple[Term, ...], first: int, start: int = 0, regions: Regions | None = None
+    text: str, clauses: tuple[tuple[Term, ...], ...], first: int, start: int = 0, regions: Regions | None = None
 ) -> Occurrences:
-    """The places where every term occurs within NEAR_CHARS of the first, left to right and never overlapping:
-    each is the shortest stretch that begins at an occurrence and holds all the terms. Paged as `occurrences`.
+    """The places where every clause (one of its terms: OR) occurs within NEAR_CHARS of the first, left to right
+    and never overlapping: each is the shortest stretch that begins at an occurrence and holds all the clauses.
+    Paged as `occurrences`.
 
     >>> from search_core.kinds.case_law.query import parse
     >>> text = "過失は争う。" + "あ" * 300 + "過失と損害の因果関係。損害"
-    >>> found = near_places(text, parse("過失 損害").positive_terms, 5)
+    >>> found = near_places(text, parse("過失 損害").clauses, 5)
     >>> [(o.start, o.end, o.term) for o in found.first], found.total
     ([(306, 311, '過失 損害')], 1)
     """
     plain, starts = aligned(text)
     spans = sorted(
-        (span, index) for index, term in enumerate(terms) for span in _spans(term, plain, starts, regions or {})
+        (span, index)
+        for index, clause in enumerate(clauses)
+        for term in clause
+        for span in _spans(term, plain, starts, regions or {})
     )
-    label = " ".join(term.text for term in terms)
-    places = [_occurrence(stretch, starts, len(text), label) for stretch in _stretches(spans, len(terms))]
+    label = " ".join(" OR ".join(term.text for term in clause) for clause in clauses)
+    places = [_occurrence(stretch, starts, len(text), label) for stretch in _stretches(spans, len(clauses))]
     return _page([place for place in places if place.start >= start], first, len(places))
 
 
 def _spans(term: Term, plain: str, starts: list[int], regions: Regions) -> Iterator[tuple[int, int]]:
-    """The term's spans in the normalised text, only within its part when it is confined to one."""
-    if term.field is None:
+    """The term's spans in the normalised text: within its part when it is confined to one, else within any part
+    (when `regions` names the parts: text between them, such as added headings, is not searched)."""
+    if term.field is not None:
+        bounds = [regions.get(term.field, (0, 0))]
+    elif regions:
+        bounds = list(regions.values())
+    else:
         return term.spans(plain)
-    low, high = regions.get(term.field, (0, 0))
-    return (span for span in term.spans(plain) if low <= starts[span[0]] and starts[span[1] - 1] < high)
+    return (
+        span
+        for span in term.spans(plain)
+        if any(low <= starts[span[0]] and starts[span[1] - 1] < high for low, high in bounds)
+    )
 
 
 def _stretches(spans: list[tuple[tuple[int, int], int]], terms: int) -> list[tuple[int, int]]:

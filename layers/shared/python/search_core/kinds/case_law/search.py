@@ -13,12 +13,12 @@ from pydantic import BaseModel, Field
 
 from search_core.doors.responses import absent_when_none
 from search_core.engine.budget import BUDGET_BYTES, embedded_bytes, fit_rows
-from search_core.engine.limits import QueryLimits
+from search_core.engine.limits import TRUNCATION_MARKER, QueryLimits
 from search_core.engine.watchdog import WATCHDOG
 from search_core.errors import InvalidRequest, NotFound, QueryAborted, QueryFailed
 from search_core.kinds.case_law.courts import canonical_court
 from search_core.kinds.case_law.database import FILE_NAME, open_cases
-from search_core.kinds.case_law.headings import Outline, heading_path
+from search_core.kinds.case_law.headings import heading_path
 from search_core.kinds.case_law.index import CaseIndex
 from search_core.kinds.case_law.models import CaseMatches, CaseQuery, Decision
 from search_core.kinds.case_law.normalize import normalize
@@ -47,6 +47,8 @@ SORT_DESCRIPTION = (
 )
 # About how many Japanese characters one page of readCaseText holds: three UTF-8 bytes each, the budget rounded down.
 PAGE_CHARS = BUDGET_BYTES // 3 // 1000 * 1000
+# The most of a court, case number or case name an answer shows (the longest real case names are ~150 characters).
+NAME_CHARS = 300
 # What a passage shows around its term, in characters.
 PASSAGE_BEFORE, PASSAGE_AFTER = 80, 160
 # Ends a 主文 cut to fit the response, as snippets mark their cut ends.
@@ -238,8 +240,11 @@ class CaseSearch:
         full = decision.full_text
         if offset > len(full):
             raise InvalidRequest(f"offset が大きすぎます（この判決の全文は {len(full)} 文字です）。")
-        end = page_end(full, offset, lambda text, next_offset: _page(decision, full, offset, text, next_offset), budget)
-        return _page(decision, full, offset, full[offset:end], end if end < len(full) else None)
+        headings = heading_path(full, offset)  # once: the page's length is searched for with it unchanged
+        end = page_end(
+            full, offset, lambda text, next_offset: _page(decision, full, offset, text, next_offset, headings), budget
+        )
+        return _page(decision, full, offset, full[offset:end], end if end < len(full) else None, headings)
 
     def passages(
         self, doc_id: str, keywords: str, limit: int, budget: int, start: int = 0, mode: str = EACH
@@ -253,12 +258,15 @@ class CaseSearch:
             raise InvalidRequest("keywords が空です。探す語を 1 つ以上指定してください。")
         decision = self._decision(doc_id)
         full = decision.full_text
-        places = near_places if mode == NEAR else occurrences
-        found = places(full, terms, min(limit, MAX_LIMIT), start, decision.regions)
-        outline = Outline.of(full, until=found.first[-1].start if found.first else 0)
-        shown = [_passage(full, hit, outline).model_dump() for hit in found.first]
+        first = min(limit, MAX_LIMIT)
+        found = (
+            near_places(full, expression.clauses, first, start, decision.regions)
+            if mode == NEAR
+            else occurrences(full, terms, first, start, decision.regions)
+        )
+        shown = [_passage(full, hit).model_dump() for hit in found.first]
         fitted, _ = fit_rows(shown, lambda r: _passages_body(decision, full, found, r).model_dump(), budget)
-        return _passages_body(decision, full, found, fitted)
+        return _passages_body(decision, full, found, _whole_offsets(fitted, found))
 
     def close(self) -> None:
         self._data.close()
@@ -346,14 +354,20 @@ def _limit_note(limit: int) -> str | None:
 
 
 def _identity(decision: Decision) -> dict[str, Any]:
-    """The fields that name a decision in every response."""
+    """The fields that name a decision in every response, each cut to NAME_CHARS (marked): a name as long as a
+    page would leave no room for the text it names (red team: a 40,000-character case name made a decision
+    unreadable)."""
     return {
         "doc_id": decision.doc_id,
-        "court": decision.court,
+        "court": _name(decision.court),
         "date": decision.date.isoformat() if decision.date else None,
-        "case_number": decision.case_number,
-        "case_name": decision.case_name,
+        "case_number": _name(decision.case_number),
+        "case_name": _name(decision.case_name),
     }
+
+
+def _name(value: str | None) -> str | None:
+    return value if value is None or len(value) <= NAME_CHARS else value[:NAME_CHARS] + TRUNCATION_MARKER
 
 
 def _hit(decision: Decision, keywords: tuple[Term, ...]) -> CaseHit:
@@ -460,15 +474,24 @@ def _no_hits(found: CaseMatches, query: CaseQuery) -> str:
     return "".join(parts)
 
 
-def _passage(full: str, hit: Occurrence, outline: Outline) -> Passage:
+def _passage(full: str, hit: Occurrence) -> Passage:
     text = excerpt(full, hit.start, hit.end, PASSAGE_BEFORE, PASSAGE_AFTER)
-    return Passage(offset=hit.start, term=hit.term, headings=outline.path_at(hit.start), text=text)
+    return Passage(offset=hit.start, term=hit.term, headings=heading_path(full, hit.start), text=text)
+
+
+def _whole_offsets(rows: list[dict[str, Any]], found: Occurrences) -> list[dict[str, Any]]:
+    """The passages the budget kept, less those at the offset where the next page will begin (red team: cutting
+    between places at one offset showed them twice); all of them if that would leave none."""
+    if len(rows) == len(found.first):
+        return rows
+    boundary = found.first[len(rows)].start
+    return [row for row in rows if row["offset"] < boundary] or rows
 
 
 def _passages_body(
     decision: Decision, full: str, found: Occurrences, rows: list[dict[str, Any]]
 ) -> CasePassagesResponse:
-    # Passages the budget left out are read from the next page (one at the same offset as a kept one is repeated).
+    # Passages the budget left out are read from the next page, which begins at the first of them.
     next_start = found.first[len(rows)].start if len(rows) < len(found.first) else found.next_start
     return CasePassagesResponse(
         **_identity(decision),
@@ -480,10 +503,12 @@ def _passages_body(
     )
 
 
-def _page(decision: Decision, full: str, offset: int, text: str, next_offset: int | None) -> CaseTextResponse:
+def _page(
+    decision: Decision, full: str, offset: int, text: str, next_offset: int | None, headings: list[str]
+) -> CaseTextResponse:
     return CaseTextResponse(
         **_identity(decision),
-        headings=heading_path(full, offset),
+        headings=headings,
         text=text,
         offset=offset,
         next_offset=next_offset,

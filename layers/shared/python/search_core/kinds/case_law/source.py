@@ -60,8 +60,13 @@ def _sqlite_rows(path: Path) -> Iterator[dict[str, Any]]:
 
 
 def _csv_rows(path: Path) -> Iterator[dict[str, Any]]:
+    """The rows of a CSV export, which must name its columns, doc_id among them: any other file (one of arbitrary
+    bytes, a JSONL export named .db) is refused, not read as an empty corpus (red team)."""
     with path.open(encoding="utf-8-sig", newline="") as handle:
-        yield from csv.DictReader(handle)
+        reader = csv.DictReader(handle)
+        if "doc_id" not in (reader.fieldnames or []):
+            raise KeyError("not a CSV export of decisions: its header names no doc_id column")
+        yield from reader
 
 
 def _jsonl_rows(path: Path) -> Iterator[dict[str, Any]]:

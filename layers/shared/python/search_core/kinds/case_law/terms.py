@@ -201,7 +201,8 @@ class InField(Term):
         return self.term.pieces
 
     def holds(self, text: str, day: date | None = None) -> bool:
-        return self.term.holds(text, day)
+        # A part has no date of its own: 主文:令和元年 asks for the text, not the decision's day (red team).
+        return self.term.holds(text, None)
 
     def spans(self, text: str) -> Iterator[tuple[int, int]]:
         return self.term.spans(text)
