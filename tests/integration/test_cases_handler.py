@@ -251,3 +251,15 @@ def test_a_search_out_of_time_says_why_and_how_to_narrow_it(
     message = body_of(response)["error"]
     assert status_of(response) == 400
     assert "検索語の文字の並びが多くの判決に現れ" in message and "date_from" in message
+
+
+def test_pages_cut_by_the_budget_neither_repeat_nor_skip_a_place(cases_fn: ModuleType) -> None:
+    """From the red team: when the byte budget dropped trailing passages, the next page began at the first dropped
+    one and showed again those kept at the same offset. Two terms found at one place (の in の) share offsets."""
+    seen: list[tuple[int, str]] = []
+    start: int | None = 0
+    while start is not None:
+        page = cases_fn.cases.passages("R05-0930-LONG", "契約 契約の", 20, budget=1_200, start=start)
+        seen += [(passage.offset, passage.term) for passage in page.passages]
+        start = page.next_start
+    assert len(seen) == len(set(seen)) == page.hits
