@@ -271,3 +271,11 @@ def test_a_range_holds_exactly_where_a_written_sum_lies_in_it(values: list[int],
     }
     assert term.holds(normalize(text)) == any(inside[relation](value) for value in values)
     assert term.count_in(normalize(text)) == sum(inside[relation](value) for value in values)
+
+
+def test_thousands_of_yen_are_the_sum_they_write() -> None:
+    """From the red team: 3,000千円 normalised to 3,1000円, so it matched a decision writing 金3,1000円."""
+    three_million = Amount.read(normalize("3,000千円"))
+    assert three_million is not None and three_million.value == 3_000_000
+    assert three_million.holds(normalize("被告は金3,000千円を支払え")) and three_million.holds(normalize("金300万円"))
+    assert not three_million.holds(normalize("金3,1000円")) and normalize("1.5千円") == "1.5千円"

@@ -19,8 +19,11 @@ _SMALL_UNITS = {"十": 10, "百": 100, "千": 1000}
 _LARGE_UNITS = {"万": 10_000, "億": 100_000_000, "兆": 1_000_000_000_000}
 # A numeral starts with a digit or a small unit (万 alone, as in 万一, is a word, not a number); Arabic digits belong
 # to it only right before 十, 百 or 千 (3百万, 1億5千万), which they count: any other Arabic number is left as it is.
-_KANJI = "[〇零一二三四五六七八九十百千万億兆]|[0-9]+(?=[十百千])"
-_NUMERAL = re.compile(f"(?:[〇零一二三四五六七八九十百千]|[0-9]+(?=[十百千]))(?:{_KANJI})*")
+# A numeral never starts inside an Arabic number: 3,000千円 (thousands of yen) is 3,000 thousands, one numeral, not
+# 3,000 and 千 (red team: it became 3,0001000円). An Arabic run before 十, 百 or 千 may hold thousands commas.
+_ARABIC = "[0-9][0-9,]*(?=[十百千])"
+_KANJI = f"[〇零一二三四五六七八九十百千万億兆]|{_ARABIC}"
+_NUMERAL = re.compile(f"(?<![0-9])(?:[〇零一二三四五六七八九十百千]|(?<![0-9][,.]){_ARABIC})(?:{_KANJI})*")
 # The parts of a numeral between its large units, each converted on its own.
 _SECTION = re.compile("[^万億兆]+")
 # No numeral a reader writes is longer; a longer run is left as written (and Python will not print an int of
@@ -47,11 +50,15 @@ def kanji_number(numeral: str) -> int:
 
     >>> [kanji_number(n) for n in ("七百九", "二〇二四", "十", "千九百八十九", "一万二千三百", "3百", "5千2百")]
     [709, 2024, 10, 1989, 12300, 300, 5200]
+    >>> kanji_number("3,000千")
+    3000000
     """
     if not any(c in _SMALL_UNITS or c in _LARGE_UNITS for c in numeral):
         return int("".join(str(_DIGITS[c]) for c in numeral))
     total = section = digit = 0
     for char in numeral:
+        if char == ",":  # a thousands comma in an Arabic run (3,000千)
+            continue
         if char in _DIGITS:
             digit = digit * 10 + _DIGITS[char]
         elif char in _SMALL_UNITS:
@@ -69,8 +76,8 @@ def _arabic(match: re.Match[str]) -> str:
 
     >>> normalize("一" * 30) == "一" * 30, normalize("金三百万円"), normalize("一億二千万"), normalize("千九百八十九")
     (True, '金300万円', '1億2000万', '1989')
-    >>> [normalize(n) for n in ("3百万円", "1億5千万円", "一億5千万円", "3千5百万円", "3万円")]
-    ['300万円', '1億5000万円', '1億5000万円', '3500万円', '3万円']
+    >>> [normalize(n) for n in ("3百万円", "1億5千万円", "一億5千万円", "3千5百万円", "3万円", "3,000千円", "1.5千円")]
+    ['300万円', '1億5000万円', '1億5000万円', '3500万円', '3万円', '3000000円', '1.5千円']
     """
     numeral = match.group()
     if len(numeral) > _MAX_NUMERAL_CHARS:

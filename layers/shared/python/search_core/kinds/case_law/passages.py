@@ -12,6 +12,7 @@ at the offset /cases/text reads from.
 from __future__ import annotations
 
 import re
+import unicodedata
 from bisect import bisect_left
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
@@ -23,10 +24,11 @@ from search_core.kinds.case_law.terms import Term
 # What normalize() reads as one: a numeral run, as its _NUMERAL reads one (七百九 → 709; 3百万 → 300万, digits full
 # width or not), and a character with the marks NFKC composes into it (ｶﾞ → ガ, カ+U+3099 → ガ, jamo into a
 # syllable). Every other character is normalised on its own.
-_NUMERAL_START = "[〇零一二三四五六七八九十百千]|[0-9０-９]+(?=[十百千])"
+_ARABIC_RUN = "[0-9０-９][0-9０-９,，]*(?=[十百千])"
 _SEGMENT = re.compile(
-    f"(?:{_NUMERAL_START})(?:[〇零一二三四五六七八九十百千万億兆]|[0-9０-９]+(?=[十百千]))*"
-    "|.[\u0300-\u036f\u1160-\u11ff\u20d0-\u20ff\u3099\u309a\ufe20-\ufe2f\uff9e\uff9f]*",
+    f"(?P<numeral>(?<![0-9０-９])(?:[〇零一二三四五六七八九十百千]|(?<![0-9０-９][,，.．]){_ARABIC_RUN})"
+    f"(?:[〇零一二三四五六七八九十百千万億兆]|{_ARABIC_RUN})*)"
+    "|.[\\u0300-\\u036f\\u1160-\\u11ff\\u20d0-\\u20ff\\u3099\\u309a\\ufe20-\\ufe2f\\uff9e\\uff9f]*",
     re.DOTALL,
 )
 
@@ -62,7 +64,9 @@ def aligned(text: str) -> tuple[str, list[int]]:
     starts: list[int] = []
     pieces: list[str] = []
     for segment in _SEGMENT.finditer(text):
-        piece = normalize(segment.group())
+        # Only a numeral segment is read as one: a 千 after an Arabic number stays as it is, as in normalize().
+        written = segment.group()
+        piece = normalize(written) if segment.group("numeral") else unicodedata.normalize("NFKC", written).casefold()
         starts.extend([segment.start()] * len(piece))
         pieces.append(piece)
     return "".join(pieces), starts
