@@ -24,7 +24,6 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass
-from datetime import date
 from functools import cached_property
 from itertools import product
 
@@ -97,9 +96,6 @@ class Amount(Term):
     def pieces(self) -> tuple[str, ...]:
         return writings(self.value)
 
-    def holds(self, text: str, day: date | None = None) -> bool:
-        return next(self.spans(text), None) is not None
-
     def spans(self, text: str) -> Iterator[tuple[int, int]]:
         # No writing stands whole inside another writing found (its inner characters follow a digit, a unit or a
         # digit and comma), so skipping past each one found misses none.
@@ -107,9 +103,6 @@ class Amount(Term):
             start, end = match.span()
             if not _LARGER_BEFORE.search(text, max(start - 2, 0), start):
                 yield (start - 1 if text[start - 1 : start] == "金" else start), end
-
-    def count_in(self, text: str) -> int:
-        return sum(1 for _ in self.spans(text))
 
     def may_hold_in(self, utf8: bytes) -> bool:
         return self._any_writing_utf8.search(utf8) is not None
@@ -198,14 +191,8 @@ class AmountRange(Term):
     def pieces(self) -> tuple[str, ...]:
         return ("円",)
 
-    def holds(self, text: str, day: date | None = None) -> bool:
-        return next(self.spans(text), None) is not None
-
     def spans(self, text: str) -> Iterator[tuple[int, int]]:
         return ((start, end) for start, end, value in written_sums(text) if self._within(value))
-
-    def count_in(self, text: str) -> int:
-        return sum(1 for _ in self.spans(text))
 
     @property
     def exact_by_index(self) -> bool:

@@ -42,7 +42,6 @@ _HEAD_CHARS = 12  # a marker is read from the line's first characters only
 
 @dataclass(frozen=True)
 class Heading:
-    offset: int
     level: int
     title: str
 
@@ -60,7 +59,7 @@ def heading_path(text: str, offset: int) -> list[str]:
     start = text.rfind("\n", 0, offset) + 1
     for _ in range(LINES_READ_BACK):
         end = text.find("\n", start)
-        heading = _heading(text[start : len(text) if end < 0 else end], start)
+        heading = _heading(text[start : len(text) if end < 0 else end])
         if heading is not None and heading.level < above:
             path.insert(0, heading.title)
             above = heading.level
@@ -70,15 +69,15 @@ def heading_path(text: str, offset: int) -> list[str]:
     return path
 
 
-def _heading(line: str, offset: int) -> Heading | None:
+def _heading(line: str) -> Heading | None:
     """The heading a line opens, if it starts with a marker (a whole line for 主文 and the like)."""
     stripped = line.strip(" 　")
     if stripped in _SECTIONS:
-        return Heading(offset, 0, stripped)
+        return Heading(0, stripped)
     match = _MARKER.match(unicodedata.normalize("NFKC", stripped[:_HEAD_CHARS]))
     if match is None or match.lastindex is None:
         return None
-    return Heading(offset, match.lastindex, _title(stripped, match.end()))
+    return Heading(match.lastindex, _title(stripped, match.end()))
 
 
 def _title(line: str, marker_end: int) -> str:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from datetime import date
+from functools import cached_property
 
 from search_core.kinds.case_law.query import Expression
 from search_core.kinds.case_law.terms import Term
@@ -57,7 +58,7 @@ class Decision:
     main_text: str | None
     facts_and_reasons: str | None
 
-    @property
+    @cached_property
     def full_text(self) -> str:
         """主文 and 事実及び理由, as a reader pages through them."""
         return f"{_MAIN_HEADING}{self.main_text or ''}{_REASONS_HEADING}{self.facts_and_reasons or ''}"

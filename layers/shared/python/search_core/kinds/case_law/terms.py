@@ -57,18 +57,18 @@ class Term(Protocol):
         pairs, and the quick test looks for them in the UTF-8."""
         ...
 
-    def holds(self, text: str, day: date | None = None) -> bool:
-        """Whether a decision, by its normalised text and its date, holds the term."""
-        ...
-
     def spans(self, text: str) -> Iterator[tuple[int, int]]:
         """Where the term occurs in a normalised text, as (start, end), left to right, without overlap: what
         passages list and snippets show."""
         ...
 
+    def holds(self, text: str, day: date | None = None) -> bool:
+        """Whether a decision, by its normalised text and its date, holds the term: by default, where it occurs."""
+        return next(self.spans(text), None) is not None
+
     def count_in(self, text: str) -> int:
         """How many times the term occurs in a normalised text (as many as `spans`): its weight in relevance."""
-        ...
+        return sum(1 for _ in self.spans(text))
 
     @property
     def exact_by_index(self) -> bool:
@@ -102,14 +102,8 @@ class PatternTerm(Term):
 
     regex: re.Pattern[str]
 
-    def holds(self, text: str, day: date | None = None) -> bool:
-        return self.regex.search(text) is not None
-
     def spans(self, text: str) -> Iterator[tuple[int, int]]:
         return (match.span() for match in self.regex.finditer(text))
-
-    def count_in(self, text: str) -> int:
-        return sum(1 for _ in self.regex.finditer(text))
 
 
 @dataclass(frozen=True)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 import time
-from functools import partial
+from functools import cached_property, partial
 from typing import Any
 
 from pydantic import BaseModel, Field
@@ -120,8 +120,13 @@ class SqlSearch:
     def _room(self, body_budget: int) -> int:
         """The bytes the rows may take, as `results`, in a body of `body_budget`: what the rest of the largest
         answer with rows leaves (a body's size is its parts' sizes, escaping included)."""
+        return body_budget - self._rest_of_body
+
+    @cached_property
+    def _rest_of_body(self) -> int:
+        """The bytes of the largest answer with rows, but for its rows: worked out once, not on every call."""
         rest = self._response([], truncated=True).model_copy(update={"count": MAX_ROWS})
-        return body_budget - embedded_bytes(rest.model_dump()) + embedded_bytes([])
+        return embedded_bytes(rest.model_dump()) - embedded_bytes([])
 
     def _run(self, worker: QueryWorker, sql: str, room: int) -> QueryResult:
         started = time.perf_counter()
