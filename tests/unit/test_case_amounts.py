@@ -11,7 +11,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from search_core.kinds.case_law.amounts import Amount, AmountRange
+from search_core.kinds.case_law.amounts import Amount, AmountRange, amount_keys
 from search_core.kinds.case_law.citations import Citation
 from search_core.kinds.case_law.database import open_cases
 from search_core.kinds.case_law.dates import parse_decision_date
@@ -205,9 +205,14 @@ def _kanji(number: int) -> str:
 
 @st.composite
 def written(draw: st.DrawFn, value: int) -> str:
-    style = draw(st.sampled_from(["units", "commas", "plain", "kanji", "positional kanji"]))
+    style = draw(st.sampled_from(["units", "commas", "plain", "kanji", "positional kanji", "formal", "decimal"]))
     kanji = "".join(_kanji(n) + unit for n, unit in _parts(value))
-    if style == "units":
+    decimals = _decimal_writings(value)
+    if style == "formal" and len(kanji) <= _LONGEST_KANJI_NUMERAL:
+        number = kanji.translate(_FORMAL)
+    elif style == "decimal" and decimals:
+        number = draw(st.sampled_from(decimals))
+    elif style == "units":
         number = "".join((f"{n:,}" if draw(st.booleans()) else str(n)) + unit for n, unit in _parts(value))
     elif style == "kanji" and len(kanji) <= _LONGEST_KANJI_NUMERAL:
         number = kanji
@@ -218,6 +223,18 @@ def written(draw: st.DrawFn, value: int) -> str:
     if draw(st.booleans()):
         number = number.translate(_FULL_WIDTH)
     return draw(st.sampled_from(["", "金", "金　"])) + number + "円"
+
+
+_FORMAL = str.maketrans("一二三十万", "壱弐参拾萬")
+
+
+def _decimal_writings(value: int) -> list[str]:
+    """The value as a decimal of 万, 億 or 兆 with one to four decimals and a whole part below 10,000 (0.03億)."""
+    found = []
+    for size, unit in ((10**12, "兆"), (10**8, "億"), (10**4, "万")):
+        if value % size and value * 10**4 % size == 0 and value // size < 10**4:
+            found.append(f"{value / size:.4f}".rstrip("0") + unit)
+    return found
 
 
 _VALUES = st.one_of(st.integers(1, 10**6), st.integers(1, 10**4).map(lambda n: n * 10**4), st.integers(1, 10**16 - 1))
@@ -271,6 +288,34 @@ def test_a_range_holds_exactly_where_a_written_sum_lies_in_it(values: list[int],
     }
     assert term.holds(normalize(text)) == any(inside[relation](value) for value in values)
     assert term.count_in(normalize(text)) == sum(inside[relation](value) for value in values)
+
+
+@pytest.mark.parametrize(
+    ("written", "same", "other"),
+    [
+        ("金参百萬円", "3,000,000円", "金参拾萬円"),  # formal numerals (大字) in a sum
+        ("金壱億弐千万円", "1.2億円", "1億円"),
+        ("0.03億円", "金三百万円", "0.3億円"),  # a decimal of a unit
+        ("1.5億円", "150,000,000円", "1億5,000円"),
+    ],
+)
+def test_formal_numerals_and_decimals_of_a_unit_write_the_sum_they_mean(written: str, same: str, other: str) -> None:
+    """From the red team: 参/萬 and 0.03億円 were not read as sums, so 300万円 did not find them."""
+    amount = Amount.read(normalize(written))
+    assert amount is not None and amount.holds(normalize(same)) and not amount.holds(normalize(other))
+    assert amount_keys(normalize(f"被告は{written}を支払え")) == {f"yen:{amount.value}"}
+
+
+def test_formal_numerals_outside_a_sum_stay_words() -> None:
+    assert normalize("参加人は拾得物を参照した") == "参加人は拾得物を参照した"
+
+
+def test_a_sum_after_a_digit_and_a_japanese_comma_is_part_of_a_larger_sum() -> None:
+    """From the red team: 金1、300万円 (13 million, its thousands marked 、) matched 300万円."""
+    three_million = Amount.read("300万円")
+    assert three_million is not None and not three_million.holds(normalize("被告は金1、300万円を支払え"))
+    assert three_million.holds(normalize("原告に対し、300万円を支払え"))
+    assert amount_keys(normalize("金1、300万円")) == set()
 
 
 def test_thousands_of_yen_are_the_sum_they_write() -> None:

@@ -3,14 +3,18 @@ and the heading path of any place."""
 
 from __future__ import annotations
 
+import itertools
 import os
+import time
+from array import array
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from search_core.kinds.case_law.headings import LINES_READ_BACK, heading_path
 from search_core.kinds.case_law.normalize import normalize
-from search_core.kinds.case_law.passages import NEAR_CHARS, aligned, near_places, occurrences
+from search_core.kinds.case_law.passages import NEAR_CHARS, SHOWN_AFTER, aligned, near_places, occurrences
 from search_core.kinds.case_law.query import parse
 from search_core.kinds.case_law.terms import Phrase
 
@@ -22,28 +26,44 @@ JUDGMENT = (
 )
 
 
-def test_pages_from_next_start_reach_every_occurrence_once() -> None:
-    # Given a text where a term occurs 23 times, two of them at offsets shared by a numeral's normal form
-    text = "の" * 20 + "第七百九条、七百九条、709条"
+@settings(max_examples=EXAMPLES, deadline=None)
+@given(
+    st.lists(st.sampled_from(["の", "第七百九条、", "709条、", "あ" * 60, "x" * 170]), max_size=30).map("".join),
+    st.integers(1, 4),
+)
+def test_pages_from_next_start_reach_every_place_once(text: str, page: int) -> None:
+    # Given a text where two terms occur, a numeral's normal form among them, close together and far apart
     terms = parse("の 709条").positive_terms
-    # When it is read a page of 5 at a time, each from the previous page's next_start
-    seen, start, pages = [], 0, 0
+    # When it is read a page at a time, each from the previous page's next_start
+    seen, start = [], 0
     while start is not None:
-        found = occurrences(text, terms, 5, start)
-        seen += [(place.start, place.term) for place in found.first]
-        start, pages = found.next_start, pages + 1
-    # Then every occurrence comes exactly once, in order, and every page says the exact total
-    everything = occurrences(text, terms, 100)
-    assert seen == [(place.start, place.term) for place in everything.first]
-    assert len(seen) == everything.total == 23
-    assert pages == 5
+        found = occurrences(text, terms, page, start)
+        seen += found.first
+        start = found.next_start
+    # Then every place comes exactly once, in order, as one read of them all gives them
+    assert seen == occurrences(text, terms, 10_000).first
+    # And the places hold every occurrence, each counted once: the total every page says
+    occurring = text.count("の") + text.count("第七百九条") + text.count("709条")
+    assert sum(place.count for place in seen) == found.total == occurring
+    # And a place holds the occurrences that begin within what its passage shows: the next one begins beyond
+    assert all(later.start >= earlier.start + SHOWN_AFTER for earlier, later in itertools.pairwise(seen))
+
+
+def test_occurrences_close_together_are_one_place() -> None:
+    """From an agent helper: five occurrences in one sentence came back as five near-copies of that sentence."""
+    text = "覆滅の割合は、覆滅すべき事情として" + "あ" * 200 + "覆滅"
+    found = occurrences(text, parse("覆滅 割合").positive_terms, 5)
+    first, second = found.first
+    assert (first.start, first.terms, first.count) == (0, ("覆滅", "割合"), 3)
+    assert (second.start, second.terms, second.count) == (text.rindex("覆滅"), ("覆滅",), 1)
+    assert found.total == 4
 
 
 def test_a_page_starts_at_its_start() -> None:
-    text = "過失" + "あ" * 50 + "過失" + "い" * 50 + "過失"
+    text = "過失" + "あ" * 200 + "過失" + "い" * 200 + "過失"
     found = occurrences(text, parse("過失").positive_terms, 1, start=3)
-    assert [place.start for place in found.first] == [52]
-    assert (found.total, found.next_start) == (3, 104)
+    assert [place.start for place in found.first] == [202]
+    assert (found.total, found.next_start) == (3, 404)
 
 
 def test_near_finds_where_the_terms_occur_together_not_apart() -> None:
@@ -53,7 +73,7 @@ def test_near_finds_where_the_terms_occur_together_not_apart() -> None:
     # Then the one place is where both are, and it is what the proximity mode counts
     assert found.total == 1
     assert text[found.first[0].start : found.first[0].end] == "監査役Ｄ３は強い懸念"
-    assert found.first[0].term == "監査役 懸念"
+    assert found.first[0].terms == ("監査役 懸念",)
 
 
 def brute_near(text: str, words: list[str]) -> list[tuple[int, int]]:
@@ -84,8 +104,18 @@ def brute_near(text: str, words: list[str]) -> list[tuple[int, int]]:
 def test_near_places_are_the_brute_force_ones(pieces: list[str]) -> None:
     text = "".join(pieces)
     found = near_places(text, ((Phrase("過失"),), (Phrase("損害"),)), 1000)
-    assert [(p.start, p.end) for p in found.first] == brute_near(text, ["過失", "損害"])
-    assert found.total == len(found.first)
+    places = brute_near(text, ["過失", "損害"])
+    assert found.total == len(places)
+    # grouped as each passage shows them: those beginning within SHOWN_AFTER of a group's first are one place
+    groups: list[list[tuple[int, int]]] = []
+    for place in places:
+        if groups and place[0] < groups[-1][0][0] + SHOWN_AFTER:
+            groups[-1].append(place)
+        else:
+            groups.append([place])
+    assert [(p.start, p.end, p.count) for p in found.first] == [
+        (group[0][0], max(end for _, end in group), len(group)) for group in groups
+    ]
 
 
 def test_heading_paths_follow_the_levels_of_a_judgment() -> None:
@@ -104,13 +134,32 @@ def test_heading_paths_follow_the_levels_of_a_judgment() -> None:
     assert path_at(JUDGMENT.index("金300万円")) == ["主文", "１　被告は、原告に対し、金300万円を支払え"]
 
 
+@pytest.mark.parametrize(
+    "line",
+    ["1.5倍の額を認める。", "(1)の事実によれば", "（１）は認められる。", "2019 年に契約した。", "3 万円を支払った。",
+     "第2 条の定めにより", "10 % の割合による"],
+)  # fmt: skip
+def test_a_line_that_starts_with_a_quantity_or_a_reference_opens_no_part(line: str) -> None:
+    """From the red team: lines beginning 1.5倍, (1)の… or 2019 年 were taken for headings, and became the path
+    of every passage after them."""
+    text = f"第1 請求\n{line}\n本文"
+    assert heading_path(text, len(text) - 1) == ["第1 請求"]
+
+
+def test_headings_are_found_in_a_text_written_with_crlf() -> None:
+    """From the red team: a text whose lines end in CRLF showed no headings at all."""
+    text = "主文\r\n1 被告は支払え。\r\n事実及び理由\r\n第1　請求\r\n(1) 損害\r\n本文"
+    assert heading_path(text, len(text) - 1) == ["事実及び理由", "第1　請求", "(1) 損害"]
+
+
 def test_a_long_heading_line_is_cut_to_its_title() -> None:
     text = "第１　" + "長" * 100
     title = heading_path(text, 5)[0]
     assert title.endswith("…") and len(title) == 30
 
 
-TRICKY = ["3百万円", "１億5千万円", "三百万", "ｶﾞｽ", "カ\u3099", "\u1100\u1161", "Ａ", "ß", "第七百九条", "万一", "千代",
+TRICKY = ["金", "参拾", "壱萬", "円", "参加",
+          "3百万円", "１億5千万円", "三百万", "ｶﾞｽ", "カ\u3099", "\u1100\u1161", "Ａ", "ß", "第七百九条", "万一", "千代",
           "3,000千円", "㌖", "e\u0301", " ", "\n", "あ", "0", "百"]  # fmt: skip
 
 
@@ -121,7 +170,37 @@ def test_passages_read_the_text_exactly_as_the_search_normalises_it(text: str) -
     normalised a character at a time. What it searches must be the search's own normal form."""
     plain, starts = aligned(text)
     assert plain == normalize(text)
-    assert len(starts) == len(plain) and starts == sorted(starts)
+    assert len(starts) == len(plain) and list(starts) == sorted(starts)
+
+
+@pytest.mark.parametrize(
+    ("text", "plain", "starts"),
+    [
+        ("aßb", "assb", [0, 1, 1, 2]),  # casefold makes two of one
+        ("x㌖y", "xキロメートルy", [0, 1, 1, 1, 1, 1, 1, 2]),  # NFKC makes six of one
+        ("ｶﾞｽ", "ガス", [0, 2]),  # a mark composes into the character before it
+        ("第七百九条の二", "第709条の2", [0, 1, 1, 1, 4, 5, 6]),  # a numeral is read as one
+        ("ＡＢ\u1100\u1161c", "ab가c", [0, 1, 2, 4]),  # jamo compose into a syllable
+    ],
+)
+def test_each_normalised_character_points_at_what_it_was_written_as(text: str, plain: str, starts: list[int]) -> None:
+    """The runs between numerals, marks and characters NFKC or casefold lengthen are normalised whole (red team: a
+    character at a time, a 10-million-character decision took 32 s and 2.6 GB); each character still points at
+    the one it comes from."""
+    assert aligned(text) == (plain, array("q", starts))
+
+
+def test_finding_places_stops_at_its_deadline() -> None:
+    """From the red team: findInCase ran outside the query's deadline (a 10-million-character decision took 32 s
+    in near mode). Past its deadline, normalising, listing and counting all stop."""
+    text = "過失損害" * 1_000
+    terms = parse("過失 損害")
+    with pytest.raises(TimeoutError):
+        occurrences(text, terms.positive_terms, 5, deadline=time.monotonic() - 1)
+    with pytest.raises(TimeoutError):
+        near_places(text, terms.clauses, 5, deadline=time.monotonic() - 1)
+    # And with time to spare, the same call answers: the deadline is what stopped it
+    assert near_places(text, terms.clauses, 5, deadline=time.monotonic() + 60).total == 1_000
 
 
 def test_near_reads_or_as_either() -> None:
@@ -129,7 +208,7 @@ def test_near_reads_or_as_either() -> None:
     but no 損害 was not found, though the search matched the decision."""
     text = "過失があり、" + "あ" * 100 + "慰謝料を認める"
     found = near_places(text, parse("過失 OR 損害 慰謝料").clauses, 5)
-    assert found.total == 1 and found.first[0].term == "過失 OR 損害 慰謝料"
+    assert found.total == 1 and found.first[0].terms == ("過失 OR 損害 慰謝料",)
 
 
 def test_a_heading_path_costs_the_same_after_a_million_heading_lines() -> None:

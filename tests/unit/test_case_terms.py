@@ -63,6 +63,28 @@ def test_the_quick_test_never_drops_a_decision_that_holds_the_term(keyword: str,
         assert term.may_hold_in(text.encode())
 
 
+@settings(max_examples=300, deadline=None)
+@given(
+    st.lists(st.sampled_from([*_KEYWORDS, "-損害", "-709", "OR", "条の"]), min_size=1, max_size=4).map(" ".join),
+    st.text(alphabet=_TEXT, max_size=30),
+    st.dates(),
+)
+def test_an_expression_decided_by_its_utf8_is_decided_as_the_text_would_decide_it(
+    keywords: str, written: str, day: date
+) -> None:
+    """The search checks phrases on the undecoded UTF-8 (decoding took 40 % of checking a candidate): where it
+    says it may, the UTF-8 must give the answer the text gives; a date, a citation or a sum never claims it."""
+    expression, text = parse(keywords), normalize(written)
+    if expression.decided_by_utf8:
+        assert expression.holds_in_utf8(text.encode()) == expression.holds_in(text, day)
+    kinds = {type(term) for term in expression.terms}
+    assert expression.decided_by_utf8 == (kinds <= {Phrase})
+
+
+def test_a_confined_term_is_never_decided_by_the_utf8_of_the_whole_text() -> None:
+    assert parse("損害").decided_by_utf8 and not parse("主文:損害").decided_by_utf8
+
+
 @dataclass(frozen=True)
 class CaseNumber(PatternTerm):
     """A kind the search does not know: any case number of one court record type, found by a pattern alone."""
@@ -104,7 +126,8 @@ def test_a_new_kind_of_term_is_shown_where_it_occurs_as_written() -> None:
     found = occurrences(full, (_ANY_WA_CASE,), 5)
     shown, _ = snippet(full, (_ANY_WA_CASE,))
     # Then each comes from the term's own spans and count, shown as the decision writes it
-    assert [full[o.start : o.end] for o in found.first] == ["（ワ）第三四五号", "（ワ）第六号"] and found.total == 2
-    assert {o.term for o in found.first} == {"(ワ)第n号"} and "（ワ）第三四五号" in shown
+    (place,) = found.first  # the two lie within what one passage shows
+    assert full[place.start : place.end] == "（ワ）第三四五号及び同年（ワ）第六号" and place.count == found.total == 2
+    assert place.terms == ("(ワ)第n号",) and "（ワ）第三四五号" in shown
     plain = normalize(full)
     assert relevance(plain, Expression(((_ANY_WA_CASE,),))) == 2 * 1000 / len(plain)

@@ -1,11 +1,12 @@
 """Sums of money matched by their value, in every writing decisions use, and never inside a larger number.
 
-Decisions write one sum as 金三百万円, 金３００万円, 金3,000,000円, 300万円 or 3000000円. Normalised (normalize.py:
-full width to ASCII, 三百万 to 300万) these are a few writings, each derived from the value: with 万, 億 and 兆, each
-part plain or with a thousands comma (1億2000万円, 1億2,000万円), with commas (120,000,000円), and plain
-(120000000円). A keyword that is wholly one of them, perhaps after 金, is an Amount. It holds where one of its
-writings stands whole: not after a digit, a 万, 億 or 兆, or a comma or point that follows a digit (1,300万円,
-3300万円 and 1億300万円 are other sums, while 「対し,300万円」 is this one) and not before 銭 (1万円50銭).
+Decisions write one sum as 金三百万円, 金参百萬円, 金３００万円, 金3,000,000円, 300万円, 3000000円 or 0.03億円.
+Normalised (normalize.py: full width to ASCII, 三百万 and 参百萬 to 300万) these are a few writings, each derived
+from the value: with 万, 億 and 兆, each part plain or with a thousands comma (1億2000万円, 1億2,000万円), with
+commas (120,000,000円), plain (120000000円), and as a decimal of one unit (1.2億円). A keyword that is wholly one of
+them, perhaps after 金, is an Amount. It holds where one of its writings stands whole: not after a digit, a 万, 億
+or 兆, or a comma or point that follows a digit (1,300万円, 1、300万円, 3300万円 and 1億300万円 are other sums,
+while 「対し,300万円」 is this one) and not before 銭 (1万円50銭).
 
 >>> amount = Amount.read("金300万円")
 >>> amount.value, [amount.holds(t) for t in ("被告は金3,000,000円を", "3000000円", "1,300万円", "3300万円")]
@@ -24,6 +25,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass
+from decimal import Decimal
 from functools import cached_property
 from itertools import product
 
@@ -34,25 +36,28 @@ from search_core.kinds.case_law.terms import DecisionIndex, Term
 _UNITS = (("兆", 10**12), ("億", 10**8), ("万", 10**4))
 _SIZES = dict(_UNITS) | {"": 1}
 # A keyword that may be an amount: 金, digits, commas and units, then 円; no sum a reader writes is longer.
-_KEYWORD = re.compile(r"金?([0-9,万億兆]{1,40})円")
-_PARTS = re.compile(r"([0-9][0-9,]*)([万億兆]?)")
+_KEYWORD = re.compile(r"金?([0-9,.万億兆]{1,40})円")
+_PARTS = re.compile(r"([0-9][0-9,]*(?:\.[0-9]+)?)([万億兆]?)")
+# A sum written with a decimal point before its unit (1.5億円, 0.03億円) has at most this many decimals.
+_MOST_DECIMALS = 4
 # What, right before a writing, makes it the end of a larger number: a digit or a unit, or a comma or point after a
-# digit (a Japanese comma written ， reads as , too, and may follow a word).
-_LARGER_BEFORE = re.compile(r"(?:[0-9][,.]?|[万億兆])\Z")
+# digit (a Japanese comma written ， reads as , too, and may follow a word; 1、300万円 writes 13 million: red team).
+_LARGER_BEFORE = re.compile(r"(?:[0-9][,.、]?|[万億兆])\Z")
 # Every place a sum may be written in a text, overlapping: a digit not after a digit or a unit, as many of the
 # characters of a sum as a keyword may hold, then 円 not before 銭.
-_WRITTEN = re.compile(r"(?<![0-9万億兆])(?=([0-9][0-9,万億兆]{0,39})円(?![0-9]+銭))")
+_WRITTEN = re.compile(r"(?<![0-9万億兆])(?=([0-9][0-9,.万億兆]{0,39})円(?![0-9]+銭))")
 # The kind of key the index holds for a sum, before its value in yen.
 YEN = "yen:"
 
 
 def writings(value: int) -> tuple[str, ...]:
-    """Every writing of `value` yen in normalised text, without 金, in order: with units, with commas, plain.
+    """Every writing of `value` yen in normalised text, without 金, in order: with units, with commas, plain, as a
+    decimal of a unit.
 
     >>> writings(120_000_000)
-    ('1億2000万円', '1億2,000万円', '120,000,000円', '120000000円')
+    ('1億2000万円', '1億2,000万円', '120,000,000円', '120000000円', '1.2億円')
     >>> writings(55_000), writings(500)
-    (('5万5000円', '5万5,000円', '55,000円', '55000円'), ('500円',))
+    (('5万5000円', '5万5,000円', '55,000円', '55000円', '5.5万円'), ('500円', '0.05万円'))
     """
     parts: list[tuple[int, str]] = []
     rest = value
@@ -64,7 +69,23 @@ def writings(value: int) -> tuple[str, ...]:
         parts.append((rest, ""))
     spellings = product(*(dict.fromkeys((str(number), f"{number:,}")) for number, _ in parts))
     with_units = ("".join(n + unit for n, (_, unit) in zip(numbers, parts, strict=True)) for numbers in spellings)
-    return tuple(dict.fromkeys([*(f"{n}円" for n in with_units), f"{value:,}円", f"{value}円"]))
+    return tuple(dict.fromkeys([*(f"{n}円" for n in with_units), f"{value:,}円", f"{value}円", *_decimal(value)]))
+
+
+def _decimal(value: int) -> list[str]:
+    """The writings of `value` yen as a decimal of one unit (1.5億円, 0.03億円: red team), where one has at most
+    _MOST_DECIMALS decimals, fewer than 10,000 of the unit, and not a whole number of it.
+
+    >>> _decimal(150_000_000), _decimal(3_000_000), _decimal(25_000), _decimal(123_456_789)
+    (['1.5億円'], ['0.03億円'], ['2.5万円'], [])
+    """
+    found = []
+    for unit, size in _UNITS:
+        whole, part = divmod(value, size)
+        decimals = f"{part:0{len(str(size)) - 1}d}".rstrip("0")
+        if part and len(decimals) <= _MOST_DECIMALS and whole < 10_000:  # never 12345.6789万円: 1億2345万6789円
+            found.append(f"{whole}.{decimals}{unit}円")
+    return found
 
 
 @dataclass(frozen=True)
@@ -152,7 +173,7 @@ def written_sums(text: str) -> Iterator[tuple[int, int, int]]:
 
 # How a keyword bounds a sum, after its 円: at least, at most, more than, less than.
 _BOUNDS = {"以上": (0, None), "以下": (None, 0), "超": (1, None), "を超える": (1, None), "未満": (None, -1)}
-_RANGE_KEYWORD = re.compile(r"(金?[0-9,万億兆]{1,40}円)(以上|以下|超|を超える|未満)")
+_RANGE_KEYWORD = re.compile(r"(金?[0-9,.万億兆]{1,40}円)(以上|以下|超|を超える|未満)")
 
 
 @dataclass(frozen=True)
@@ -208,5 +229,8 @@ class AmountRange(Term):
 
 def _value(number: str) -> int | None:
     """The sum in yen that `number` (before 円) writes, or None if no decision writes a sum so (300万0000)."""
-    value = sum(int(digits.replace(",", "")) * _SIZES[unit] for digits, unit in _PARTS.findall(number))
+    exact = sum((Decimal(digits.replace(",", "")) * _SIZES[unit] for digits, unit in _PARTS.findall(number)), Decimal())
+    if exact != exact.to_integral_value():  # 1.23456億円 is no whole number of yen
+        return None
+    value = int(exact)
     return value if f"{number}円" in writings(value) else None

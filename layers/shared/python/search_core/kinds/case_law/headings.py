@@ -25,14 +25,18 @@ TITLE_CHARS = 30
 LINES_READ_BACK = 5_000
 # What a heading line starts with, by level (NFKC: full-width digits and parentheses become ASCII).
 _SECTIONS = ("主文", "事実及び理由", "理由", "事実")
+# A number counts a part only if it is not a quantity: never a year, a sum or a ratio (2019 年, 1.5倍, 3 万円), and
+# a numbered marker is not one that a sentence refers to ((1)の事実, (1)は): red team.
+_NOT_A_QUANTITY = r"(?![ 　]*[年月日条項号回円万億%倍])"
+_NOT_REFERRED_TO = r"(?![のはがをにでとへや、。,])"
 _MARKERS = (
-    r"第\d+(?=[ 　]|$)",
-    r"\d+(?=[ 　.．]|$)",
-    r"\(\d+\)",
+    rf"第\d{{1,3}}(?=[ 　]|$){_NOT_A_QUANTITY}",
+    rf"\d{{1,3}}(?=[ 　]|\.(?!\d)|$){_NOT_A_QUANTITY}",
+    rf"\(\d{{1,3}}\){_NOT_REFERRED_TO}",
     r"[ア-ン](?=[ 　]|$)",
-    r"\([ア-ン]\)",
+    rf"\([ア-ン]\){_NOT_REFERRED_TO}",
     r"[a-z](?=[ 　]|$)",
-    r"\([a-z]\)",
+    rf"\([a-z]\){_NOT_REFERRED_TO}",
 )
 # One pattern, a group per level (group 1 is level 1), so a line is matched once.
 _MARKER = re.compile("|".join(f"({marker})" for marker in _MARKERS))
@@ -71,7 +75,7 @@ def heading_path(text: str, offset: int) -> list[str]:
 
 def _heading(line: str) -> Heading | None:
     """The heading a line opens, if it starts with a marker (a whole line for 主文 and the like)."""
-    stripped = line.strip(" 　")
+    stripped = line.strip(" 　\r")  # a line of a text written with CRLF ends in \r (red team)
     if stripped in _SECTIONS:
         return Heading(0, stripped)
     match = _MARKER.match(unicodedata.normalize("NFKC", stripped[:_HEAD_CHARS]))

@@ -24,6 +24,14 @@ _LARGE_UNITS = {"万": 10_000, "億": 100_000_000, "兆": 1_000_000_000_000}
 _ARABIC = "[0-9][0-9,]*(?=[十百千])"
 _KANJI = f"[〇零一二三四五六七八九十百千万億兆]|{_ARABIC}"
 _NUMERAL = re.compile(f"(?<![0-9])(?:[〇零一二三四五六七八九十百千]|(?<![0-9][,.]){_ARABIC})(?:{_KANJI})*")
+# The formal numerals (大字) of sums and registers (金壱百萬円, 金参拾万円), read as the common ones, but only in a
+# sum, right after 金 or right before 円: 参 and 拾 are also words (参加, 拾う). A run is read only from its start,
+# so no run is scanned again from inside it (a long run costs its length, not its square).
+_FORMAL = str.maketrans("壱弐参肆伍陸漆柒捌玖拾佰陌阡仟萬", "一二三四五六七七八九十百百千千万")
+_NUMERAL_CHAR = "[〇零一二三四五六七八九十百千万億兆壱弐参肆伍陸漆柒捌玖拾佰陌阡仟萬]"
+_WITH_FORMAL = f"(?={_NUMERAL_CHAR}*?[壱弐参肆伍陸漆柒捌玖拾佰陌阡仟萬]){_NUMERAL_CHAR}++"
+FORMAL_RUN = f"(?<=金){_WITH_FORMAL}|(?<!{_NUMERAL_CHAR}){_WITH_FORMAL}(?=円)"
+_FORMAL_RUN = re.compile(FORMAL_RUN)
 # The parts of a numeral between its large units, each converted on its own.
 _SECTION = re.compile("[^万億兆]+")
 # No numeral a reader writes is longer; a longer run is left as written (and Python will not print an int of
@@ -32,8 +40,18 @@ _MAX_NUMERAL_CHARS = 24
 
 
 def normalize(text: str) -> str:
-    """NFKC, casefold and Arabic numerals: the form every search compares."""
-    return _NUMERAL.sub(_arabic, unicodedata.normalize("NFKC", text).casefold())
+    """NFKC, casefold and Arabic numerals (formal ones in sums too): the form every search compares.
+
+    >>> normalize("金壱百萬円と金参拾万円を参照"), normalize("参加")
+    ('金100万円と金30万円を参照', '参加')
+    """
+    folded = unicodedata.normalize("NFKC", text).casefold()
+    return _NUMERAL.sub(_arabic, _FORMAL_RUN.sub(lambda run: common_numerals(run.group()), folded))
+
+
+def common_numerals(numeral: str) -> str:
+    """A numeral with its formal digits and units written as the common ones (壱萬 → 一万)."""
+    return numeral.translate(_FORMAL)
 
 
 def split_keywords(keywords: str) -> list[str]:

@@ -11,31 +11,41 @@ at the offset /cases/text reads from.
 
 from __future__ import annotations
 
+import math
 import re
+import time
 import unicodedata
+from array import array
 from bisect import bisect_left
-from collections.abc import Iterator, Mapping
+from collections import deque
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass
-from itertools import dropwhile, islice
+from heapq import merge
+from itertools import dropwhile
+from typing import TypeVar
 
-from search_core.kinds.case_law.normalize import normalize
+from search_core.kinds.case_law.normalize import FORMAL_RUN, common_numerals, normalize
 from search_core.kinds.case_law.terms import Term
 
 # What normalize() reads as one: a numeral run, as its _NUMERAL reads one (七百九 → 709; 3百万 → 300万, digits full
 # width or not), and a character with the marks NFKC composes into it (ｶﾞ → ガ, カ+U+3099 → ガ, jamo into a
 # syllable). Every other character is normalised on its own.
 _ARABIC_RUN = "[0-9０-９][0-9０-９,，]*(?=[十百千])"
-_SEGMENT = re.compile(
-    f"(?P<numeral>(?<![0-9０-９])(?:[〇零一二三四五六七八九十百千]|(?<![0-9０-９][,，.．]){_ARABIC_RUN})"
+_NUMERAL_RUN = (
+    f"(?P<formal>{FORMAL_RUN})"
+    f"|(?P<numeral>(?<![0-9０-９])(?:[〇零一二三四五六七八九十百千]|(?<![0-9０-９][,，.．]){_ARABIC_RUN})"
     f"(?:[〇零一二三四五六七八九十百千万億兆]|{_ARABIC_RUN})*)"
-    "|.[\\u0300-\\u036f\\u1160-\\u11ff\\u20d0-\\u20ff\\u3099\\u309a\\ufe20-\\ufe2f\\uff9e\\uff9f]*",
-    re.DOTALL,
 )
+_MARKS = "[\\u0300-\\u036f\\u1160-\\u11ff\\u20d0-\\u20ff\\u3099\\u309a\\ufe20-\\ufe2f\\uff9e\\uff9f]"
+_SEGMENT = re.compile(f"{_NUMERAL_RUN}|.{_MARKS}*", re.DOTALL)
+# How often a long loop looks at the clock: often enough to stop within a millisecond or so of its deadline.
+_CLOCK_EVERY = 4096
+T = TypeVar("T")
 
 
 @dataclass(frozen=True)
 class Occurrence:
-    """A place in the text as written: where one term occurs, or (proximity) where all of them occur together."""
+    """Where in the text as written one term occurs, or (proximity) where all of them occur together."""
 
     start: int
     end: int
@@ -43,33 +53,110 @@ class Occurrence:
 
 
 @dataclass(frozen=True)
+class Place:
+    """What one passage shows: the occurrences that begin within SHOWN_AFTER characters of its first, from the
+    first's start to the last's end, with the names of the terms found (in order) and how many occurrences.
+
+    An agent helper read five near-copies of one sentence when a term occurred five times in it: each occurrence was
+    its own passage, and the limit was spent on one place."""
+
+    start: int
+    end: int
+    terms: tuple[str, ...]
+    count: int
+
+    @classmethod
+    def of(cls, occurrence: Occurrence) -> Place:
+        return cls(occurrence.start, occurrence.end, (occurrence.term,), 1)
+
+    def holds(self, occurrence: Occurrence) -> bool:
+        return occurrence.start < self.start + SHOWN_AFTER
+
+    def joined(self, occurrence: Occurrence) -> Place:
+        terms = self.terms if occurrence.term in self.terms else (*self.terms, occurrence.term)
+        return Place(self.start, max(self.end, occurrence.end), terms, self.count + 1)
+
+
+@dataclass(frozen=True)
 class Occurrences:
-    """The first places at or after a start, in order of position; how many places the whole text holds; and where
-    the next page of places begins (None when there is none after these).
+    """The first places at or after a start, in order of position; how many occurrences (in proximity: places where
+    all the terms occur) the whole text holds; and where the next page of places begins (None when there is none
+    after these). Every occurrence of every term counts, so two terms found at one place count twice."""
 
-    Every occurrence of every term is a place, so two terms found at one place count twice (as they are listed
-    twice); in proximity, a place is where all the terms occur within NEAR_CHARS."""
-
-    first: list[Occurrence]
+    first: list[Place]
     total: int
     next_start: int | None
 
 
+# How much of the text a passage shows after its first occurrence: the occurrences within it are one place.
+SHOWN_AFTER = 160
 # How close all the terms must be to make one place in proximity: about two sentences of a judgment.
 NEAR_CHARS = 200
 
 
-def aligned(text: str) -> tuple[str, list[int]]:
-    """The normalised text and, for each of its characters, the offset in `text` it comes from."""
-    starts: list[int] = []
+def aligned(text: str, deadline: float = math.inf) -> tuple[str, array[int]]:
+    """The normalised text and, for each of its characters, the offset in `text` it comes from.
+
+    Only numerals, characters with marks and characters that NFKC or casefold turn into more or fewer than one
+    (㌖, ß) change the alignment: the runs between them are normalised whole and map one to one. Red team: a
+    character at a time, a 10-million-character decision took 32 s and 2.6 GB. Raises TimeoutError past
+    `deadline` (time.monotonic)."""
+    starts: array[int] = array("q")
     pieces: list[str] = []
-    for segment in _SEGMENT.finditer(text):
-        # Only a numeral segment is read as one: a 千 after an Arabic number stays as it is, as in normalize().
-        written = segment.group()
-        piece = normalize(written) if segment.group("numeral") else unicodedata.normalize("NFKC", written).casefold()
+    done = 0
+    for count, segment in enumerate(_special_segments(text).finditer(text)):
+        if count % _CLOCK_EVERY == 0 and time.monotonic() > deadline:
+            raise TimeoutError("normalising the decision ran past its deadline")
+        _align_run(text, done, segment.start(), pieces, starts)
+        piece = _normalized_segment(segment)
         starts.extend([segment.start()] * len(piece))
         pieces.append(piece)
+        done = segment.end()
+    _align_run(text, done, len(text), pieces, starts)
     return "".join(pieces), starts
+
+
+def _normalized_segment(segment: re.Match[str]) -> str:
+    """A segment in normal form: a numeral read as one (formal numerals in a sum: their context was read when the
+    segment was found), anything else folded."""
+    if segment.group("formal"):
+        return normalize(common_numerals(segment.group()))
+    return normalize(segment.group()) if segment.group("numeral") else _folded(segment.group())
+
+
+def _special_segments(text: str) -> re.Pattern[str]:
+    """What in `text` may not map one to one: numerals, characters followed by marks, and the text's characters
+    whose normal form is not one character."""
+    odd = "".join(re.escape(char) for char in set(text) if len(_folded(char)) != 1)
+    return re.compile(f"{_NUMERAL_RUN}|.{_MARKS}+" + (f"|[{odd}]" if odd else ""), re.DOTALL)
+
+
+def _align_run(text: str, start: int, end: int, pieces: list[str], starts: array[int]) -> None:
+    """Normalise text[start:end], which holds no special segment, onto `pieces` and `starts`."""
+    if start == end:
+        return
+    run = text[start:end]
+    folded = _folded(run)
+    if len(folded) == len(run):  # nothing composed across characters: one to one
+        pieces.append(folded)
+        starts.extend(range(start, end))
+        return
+    for segment in _SEGMENT.finditer(run):  # a composition the marks above do not name: a segment at a time
+        piece = _folded(segment.group())
+        starts.extend([start + segment.start()] * len(piece))
+        pieces.append(piece)
+
+
+def _folded(text: str) -> str:
+    return unicodedata.normalize("NFKC", text).casefold()
+
+
+def _until(deadline: float, items: Iterable[T]) -> Iterator[T]:
+    """`items`, raising TimeoutError once `deadline` (time.monotonic) has passed."""
+    for count, item in enumerate(items):
+        if count % _CLOCK_EVERY == 0 and time.monotonic() > deadline:
+            raise TimeoutError("finding the places ran past its deadline")
+        yield item
 
 
 # Where each part of a decision lies in the text as written, by its name (主文): a term confined to a part is found
@@ -78,55 +165,100 @@ Regions = Mapping[str, tuple[int, int]]
 
 
 def occurrences(
-    text: str, terms: tuple[Term, ...], first: int, start: int = 0, regions: Regions | None = None
+    text: str,
+    terms: tuple[Term, ...],
+    first: int,
+    start: int = 0,
+    regions: Regions | None = None,
+    deadline: float = math.inf,
+    name: Callable[[Term], str] = lambda term: term.text,
 ) -> Occurrences:
-    """The first `first` occurrences of the terms in `text` at or after offset `start`, as the search reads them (a
-    citation only where whole, from its 第), in order of position; and the exact count of all of them. Counting
-    without keeping is cheap: 20 one-character terms over 300,000 characters (103,422 matches) take 9 ms, where
-    normalising takes 250.
+    """The first `first` places where the terms occur in `text` at or after offset `start`, as the search reads them
+    (a citation only where whole, from its 第), in order of position; and the exact count of all the occurrences.
+    Counting without keeping is cheap: 20 one-character terms over 300,000 characters (103,422 matches) take 9 ms,
+    where normalising takes 250. Raises TimeoutError past `deadline` (time.monotonic).
 
     >>> from search_core.kinds.case_law.query import parse
     >>> found = occurrences("第七百九条と第1709条、709条", parse("709条").positive_terms, 1)
-    >>> [(o.start, o.end, o.term) for o in found.first], found.total, found.next_start
-    ([(0, 5, '709条')], 2, 13)
+    >>> [(o.start, o.end, o.terms, o.count) for o in found.first], found.total, found.next_start
+    ([(0, 17, ('709条',), 2)], 2, None)
     """
-    plain, starts = aligned(text)
+    plain, starts = aligned(text, deadline)
     from_plain = bisect_left(starts, start)
-    kept: list[Occurrence] = []
-    for term in terms:
-        # One more than a page per term: the page's places, and whether (and where) a next page begins.
-        after = dropwhile(lambda span: span[0] < from_plain, _spans(term, plain, starts, regions or {}))
-        kept += [_occurrence(span, starts, len(text), term.text) for span in islice(after, first + 1)]
-    total = sum(1 for term in terms for _ in _spans(term, plain, starts, regions or {}))
-    return _page(sorted(kept, key=lambda o: (o.start, o.term)), first, total)
+    spans = merge(*(_indexed(_spans(term, plain, starts, regions or {}), index) for index, term in enumerate(terms)))
+    after = dropwhile(lambda span: span[0] < from_plain, spans)
+    found = (_occurrence((s, e), starts, len(text), name(terms[index])) for s, e, index in after)
+    places, next_start = _grouped(_until(deadline, found), first)
+    total = sum(1 for term in terms for _ in _until(deadline, _spans(term, plain, starts, regions or {})))
+    return Occurrences(places, total, next_start)
 
 
 def near_places(
-    text: str, clauses: tuple[tuple[Term, ...], ...], first: int, start: int = 0, regions: Regions | None = None
+    text: str,
+    clauses: tuple[tuple[Term, ...], ...],
+    first: int,
+    start: int = 0,
+    regions: Regions | None = None,
+    deadline: float = math.inf,
+    name: Callable[[Term], str] = lambda term: term.text,
 ) -> Occurrences:
     """The places where every clause (one of its terms: OR) occurs within NEAR_CHARS of the first, left to right
     and never overlapping: each is the shortest stretch that begins at an occurrence and holds all the clauses.
-    Paged as `occurrences`.
+    Grouped and paged as `occurrences`, counted one by one; the occurrences are read as a stream, so memory stays
+    that of the text however many there are. Raises TimeoutError past `deadline` (time.monotonic).
 
     >>> from search_core.kinds.case_law.query import parse
     >>> text = "過失は争う。" + "あ" * 300 + "過失と損害の因果関係。損害"
     >>> found = near_places(text, parse("過失 損害").clauses, 5)
-    >>> [(o.start, o.end, o.term) for o in found.first], found.total
-    ([(306, 311, '過失 損害')], 1)
+    >>> [(o.start, o.end, o.terms) for o in found.first], found.total
+    ([(306, 311, ('過失 損害',))], 1)
     """
-    plain, starts = aligned(text)
-    spans = sorted(
-        (span, index)
-        for index, clause in enumerate(clauses)
-        for term in clause
-        for span in _spans(term, plain, starts, regions or {})
+    plain, starts = aligned(text, deadline)
+    spans = merge(
+        *(
+            _indexed(_spans(term, plain, starts, regions or {}), index)
+            for index, clause in enumerate(clauses)
+            for term in clause
+        )
     )
-    label = " ".join(" OR ".join(term.text for term in clause) for clause in clauses)
-    places = [_occurrence(stretch, starts, len(text), label) for stretch in _stretches(spans, len(clauses))]
-    return _page([place for place in places if place.start >= start], first, len(places))
+    label = " ".join(" OR ".join(name(term) for term in clause) for clause in clauses)
+    stretches = _Counted(_stretches(_until(deadline, spans), len(clauses)))
+    found = (_occurrence(stretch, starts, len(text), label) for stretch in stretches)
+    places, next_start = _grouped((place for place in found if place.start >= start), first)
+    for _ in stretches:  # the rest, counted
+        pass
+    return Occurrences(places, stretches.count, next_start)
 
 
-def _spans(term: Term, plain: str, starts: list[int], regions: Regions) -> Iterator[tuple[int, int]]:
+def _grouped(found: Iterator[Occurrence], first: int) -> tuple[list[Place], int | None]:
+    """The first `first` places of the occurrences (in order of position), each holding those that begin within
+    SHOWN_AFTER of its first; and where the next place begins (None: no occurrence after them). A page never splits
+    a place, so the next page, from there, repeats none and skips none."""
+    places: list[Place] = []
+    for occurrence in found:
+        if places and places[-1].holds(occurrence):
+            places[-1] = places[-1].joined(occurrence)
+        elif len(places) == first:
+            return places, occurrence.start
+        else:
+            places.append(Place.of(occurrence))
+    return places, None
+
+
+class _Counted(Iterator[T]):
+    """An iterator that counts what it has given."""
+
+    def __init__(self, items: Iterator[T]) -> None:
+        self._items = items
+        self.count = 0
+
+    def __next__(self) -> T:
+        item = next(self._items)
+        self.count += 1
+        return item
+
+
+def _spans(term: Term, plain: str, starts: array[int], regions: Regions) -> Iterator[tuple[int, int]]:
     """The term's spans in the normalised text: within its part when it is confined to one, else within any part
     (when `regions` names the parts: text between them, such as added headings, is not searched)."""
     if term.field is not None:
@@ -142,42 +274,38 @@ def _spans(term: Term, plain: str, starts: list[int], regions: Regions) -> Itera
     )
 
 
-def _stretches(spans: list[tuple[tuple[int, int], int]], terms: int) -> list[tuple[int, int]]:
-    """The shortest stretches holding every term, left to right, none overlapping the one before: one pass with a
-    window of spans (sorted by start, each with its term's index) that never moves back."""
-    found: list[tuple[int, int]] = []
+def _indexed(spans: Iterator[tuple[int, int]], index: int) -> Iterator[tuple[int, int, int]]:
+    return ((start, end, index) for start, end in spans)
+
+
+def _stretches(spans: Iterator[tuple[int, int, int]], terms: int) -> Iterator[tuple[int, int]]:
+    """The shortest stretches holding every term, left to right, none overlapping the one before, from spans sorted
+    by start (each with its term's index): one pass, with a window of the spans that begin within NEAR_CHARS of the
+    window's first."""
+    window: deque[tuple[int, int, int]] = deque()
     counts = [0] * terms
-    held = left = right = 0  # the window is spans[left:right]; `held` terms occur in it
-    while left < len(spans):
-        while held < terms and right < len(spans) and spans[right][0][0] - spans[left][0][0] <= NEAR_CHARS:
-            held += counts[spans[right][1]] == 0
-            counts[spans[right][1]] += 1
-            right += 1
+    held = 0  # how many terms occur in the window
+    ahead = next(spans, None)
+    while window or ahead is not None:
+        while ahead is not None and held < terms and (not window or ahead[0] - window[0][0] <= NEAR_CHARS):
+            window.append(ahead)
+            held += counts[ahead[2]] == 0
+            counts[ahead[2]] += 1
+            ahead = next(spans, None)
         if held == terms:
-            end = max(span_end for (_, span_end), _ in spans[left:right])
-            found.append((spans[left][0][0], end))
-            next_left = next((i for i in range(right, len(spans)) if spans[i][0][0] >= end), len(spans))
-        else:
-            next_left = left + 1
-        for (_, _), index in spans[left : min(next_left, right)]:
+            end = max(span_end for _, span_end, _ in window)
+            yield window[0][0], end
+            window.clear()
+            counts, held = [0] * terms, 0
+            while ahead is not None and ahead[0] < end:  # the next stretch begins after this one
+                ahead = next(spans, None)
+        else:  # no stretch begins at the window's first span
+            _, _, index = window.popleft()
             counts[index] -= 1
             held -= counts[index] == 0
-        left, right = next_left, max(right, next_left)
-    return found
 
 
-def _page(places: list[Occurrence], first: int, total: int) -> Occurrences:
-    """The first `first` of `places` (those at or after the start, in order); a page never splits places that
-    begin at one offset, so the next page, from `next_start`, repeats none and skips none."""
-    shown = places[:first]
-    if len(places) > first:
-        boundary = places[first].start
-        shown = [place for place in shown if place.start < boundary] or [p for p in places if p.start == boundary]
-    rest = places[len(shown) :]
-    return Occurrences(shown, total, rest[0].start if rest else None)
-
-
-def _occurrence(span: tuple[int, int], starts: list[int], length: int, term: str) -> Occurrence:
+def _occurrence(span: tuple[int, int], starts: array[int], length: int, term: str) -> Occurrence:
     """A span of the normalised text, as offsets into the text as written."""
     start, end = span
     return Occurrence(starts[start], starts[end] if end < len(starts) else length, term)

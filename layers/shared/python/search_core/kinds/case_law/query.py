@@ -16,7 +16,7 @@ from __future__ import annotations
 import re
 import unicodedata
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import date
 
 from search_core.kinds.case_law.amounts import Amount, AmountRange
@@ -42,6 +42,17 @@ class Expression:
 
     clauses: tuple[tuple[Term, ...], ...]
     excluded: tuple[Term, ...] = ()
+    # Each term as the agent wrote it, only NFKC applied (千代, not 1000代): what messages name it by (red team).
+    written: tuple[tuple[Term, str], ...] = field(default=(), compare=False)
+
+    def name(self, term: Term) -> str:
+        """The term as the agent wrote it, else its normal form.
+
+        >>> expression = parse("千代 ＡＢＣ")
+        >>> [expression.name(term) for term in expression.terms], [term.text for term in expression.terms]
+        (['千代', 'ABC'], ['1000代', 'abc'])
+        """
+        return dict(self.written).get(term, term.text)
 
     @property
     def terms(self) -> tuple[Term, ...]:
@@ -60,6 +71,21 @@ class Expression:
         (True, False)
         """
         return all(any(term.may_hold_in(utf8) for term in clause) for clause in self.clauses)
+
+    @property
+    def decided_by_utf8(self) -> bool:
+        """Whether the UTF-8 of a decision's normalised text decides the expression (holds_in_utf8), undecoded: every
+        term is found exactly by its UTF-8 (a phrase; not a date, a citation, a sum or a confined term)."""
+        return all(term.decided_by_utf8 for term in self.terms)
+
+    def holds_in_utf8(self, utf8: bytes) -> bool:
+        """`holds_in` for an expression decided_by_utf8, on the UTF-8 of the normalised text.
+
+        >>> expression = parse("損害 OR 賠償 -控訴")
+        >>> expression.holds_in_utf8("賠償".encode()), expression.holds_in_utf8("損害控訴".encode())
+        (True, False)
+        """
+        return self.may_hold_in(utf8) and not any(term.may_hold_in(utf8) for term in self.excluded)
 
     @property
     def has_fields(self) -> bool:
@@ -134,6 +160,7 @@ def parse(keywords: str) -> Expression:
     """
     clauses: list[list[Term]] = []
     excluded: list[Term] = []
+    names: dict[Term, str] = {}
     joining = negating = after_found = False  # after_found: the last term read is one to be found
     # Operators are read before the terms are normalised: OR and NOT only in capitals, as the services write them.
     for minus, phrase, bare in _tokens(unicodedata.normalize("NFKC", keywords)):
@@ -151,6 +178,7 @@ def parse(keywords: str) -> Expression:
         if not written.strip():
             continue
         read = _term(written)
+        names.setdefault(read, term)
         if negating:
             excluded.append(read)
         elif joining:
@@ -158,4 +186,8 @@ def parse(keywords: str) -> Expression:
         else:
             clauses.append([read])
         after_found, joining, negating = not negating, False, False
-    return Expression(tuple(tuple(dict.fromkeys(clause)) for clause in clauses), tuple(dict.fromkeys(excluded)))
+    return Expression(
+        tuple(tuple(dict.fromkeys(clause)) for clause in clauses),
+        tuple(dict.fromkeys(excluded)),
+        tuple(names.items()),
+    )

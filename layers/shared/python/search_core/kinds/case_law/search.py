@@ -23,7 +23,7 @@ from search_core.kinds.case_law.index import CaseIndex
 from search_core.kinds.case_law.models import CaseMatches, CaseQuery, Decision
 from search_core.kinds.case_law.normalize import normalize
 from search_core.kinds.case_law.pages import largest, page_end
-from search_core.kinds.case_law.passages import NEAR_CHARS, Occurrence, Occurrences, near_places, occurrences
+from search_core.kinds.case_law.passages import NEAR_CHARS, SHOWN_AFTER, Occurrences, Place, near_places, occurrences
 from search_core.kinds.case_law.query import Expression, parse
 from search_core.kinds.case_law.snippet import excerpt, snippet
 from search_core.kinds.case_law.terms import FIELDS, Term
@@ -50,7 +50,7 @@ PAGE_CHARS = BUDGET_BYTES // 3 // 1000 * 1000
 # The most of a court, case number or case name an answer shows (the longest real case names are ~150 characters).
 NAME_CHARS = 300
 # What a passage shows around its term, in characters.
-PASSAGE_BEFORE, PASSAGE_AFTER = 80, 160
+PASSAGE_BEFORE = 80
 # Ends a 主文 cut to fit the response, as snippets mark their cut ends.
 MAIN_TEXT_CUT = "…"
 
@@ -65,18 +65,21 @@ SEARCH_DESCRIPTION = (
     f"（主文を読むために {READ_TEXT} を呼ぶ必要はありません）。全件の主文が応答サイズに収まらないときは、長い主文を"
     f"同じ長さで切って末尾に {MAIN_TEXT_CUT} を付け、main_text_complete を false にします（短い主文は全文のまま。"
     "message でも伝えます）。"
+    "各結果の snippet は最初に一致した箇所の抜粋、headings はその箇所がある部分の見出し、total_chars は全文の文字数。"
     f"事実及び理由を含む全文は doc_id を {READ_TEXT} に、語の箇所は {FIND_IN_CASE} で読めます。"
 )
 KEYWORDS_DESCRIPTION = (
     "検索式: 空白 = AND、OR（または ｜）= どちらか、先頭の - または NOT = 除外（語の一部にも一致: -控訴 は 控訴人 も"
     '除く）、"…" = 空白を含む 1 語'
     "（例: 不法行為 損害賠償 OR 慰謝料 -控訴）。OR は空白より強く結びつきます。doc_id・裁判所・日付・事件番号・"
-    "事件名・主文・事実及び理由を対象に、全角半角・大文字小文字を区別せず、漢数字と算用数字を同一視します。"
+    "事件名・主文・事実及び理由を対象に、全角半角・大文字小文字を区別せず、漢数字と算用数字を同一視します"
+    "（漢数字は数として読むので、千代 は 八千代 の一部には一致しません）。"
     "条文は 第709条・709条・七百九条 が同じ条を指し、709条 で 709条1項 も見つかります（1709条・709条の2 は別の条。"
     "除外語 -709条 も同じく読みます）。"
     "日付だけの語（2019-04-30、平成31年4月30日、令和元年、2019年4月）はその日・月・年の判決にも一致します。"
     "記号もそのままの文字として扱います。"
-    "金額だけの語（300万円、金三百万円、3,000,000円）は同じ額のどの書き方にも一致し、1,300万円 などのより大きな"
+    "金額だけの語（300万円、金三百万円、3,000,000円）は同じ額のどの書き方（金参百萬円・0.03億円 も）にも一致し、"
+    "1,300万円 などのより大きな"
     "額には一致しません（円のない 300万 は文字どおり）。金額の範囲は 1億円以上・300万円以下・300万円超・300万円未満"
     "（主文：1億円以上 は主文に 1 億円以上の額が書かれた判決）。"
     f"語の前に {'：・'.join(FIELDS)}： を付けると、その部分に語がある判決だけを探します（例: 主文：300万円 は主文に "
@@ -99,13 +102,16 @@ DATE_TO_DESCRIPTION = "この日以前の判決だけ（YYYY-MM-DD、当日を�
 TEXT_DESCRIPTION = (
     "判決の全文（主文と事実及び理由）を、応答サイズに収まる長さずつ返します。offset は 0〜total_chars の"
     "どの位置でもよく、続きは next_offset を offset に渡して読みます（null なら最後まで読み終えています）。"
-    f"長い判決で特定の語の箇所だけ読むなら、先に {FIND_IN_CASE} で位置を調べてください。"
+    f"長い判決で特定の語の箇所だけ読むなら、先に {FIND_IN_CASE} で位置を調べてください。headings はページが始まる"
+    "部分の見出し（例: 事実及び理由 > 第3 当裁判所の判断）。"
 )
 PASSAGES_DESCRIPTION = (
     "1 つの判決の中で、検索式の語（除外語を除く）が出てくる箇所を前後の文とともに、位置（offset）の順に返します。"
-    f"全文を最初から読まずに、該当箇所へ直接進むための操作です。各箇所の offset を {READ_TEXT} に渡すと、"
-    "そこから続けて読めます。各箇所の headings は、その箇所がある部分の見出し（例: 事実及び理由 > 第3 当裁判所の"
-    "判断 > 2）。hits は判決全体の箇所の数（正確）。続きの箇所は next_start を start に渡して読めます。"
+    f"全文を最初から読まずに、該当箇所へ直接進むための操作です。語の出現から {SHOWN_AFTER} 文字以内に続く出現は同じ"
+    "箇所にまとめ（count がその数）、1 つの text に示します。各箇所の offset を "
+    f"{READ_TEXT} に渡すと、そこから続けて読めます。各箇所の headings は、その箇所がある部分の見出し（例: 事実及び理由"
+    " > 第3 当裁判所の判断 > 2）。hits は判決全体の出現の数（正確。各箇所の count の合計）。続きの箇所は next_start を"
+    " start に渡して読めます。"
     f"mode=near にすると、すべての語が {NEAR_CHARS} 文字以内に揃って出てくる箇所だけを返します"
     "（例: 監査役 懸念。語が近くにあるだけで、誰が何を述べたかは text で確かめてください）。"
 )
@@ -180,7 +186,11 @@ class CaseTextResponse(BaseModel):
 
 class Passage(BaseModel):
     offset: int = Field(description=f"語の位置（全文の先頭からの文字数）。{READ_TEXT} の offset にそのまま使える")
-    term: str = Field(description="見つかった語（near では揃った語を空白でつないだもの）")
+    term: str = Field(
+        description="この箇所で見つかった語（複数なら 、 区切り。near では揃った語を空白でつないだもの。"
+        "全角英数字は半角で示します）"
+    )
+    count: int = Field(description="この箇所（text）にある語の出現の数（near では語が揃う箇所の数）")
     headings: list[str] = Field(description="この箇所がある部分の見出し（外側から順に）")
     text: str = Field(description="語の前後の文（元の表記のまま）")
 
@@ -193,8 +203,8 @@ class CasePassagesResponse(BaseModel):
     case_name: str | None
     total_chars: int
     hits: int = Field(
-        description="判決全体で語が出てくる箇所の数（すべて数えた正確な数）。each では語ごとの出現回数の合計で、"
-        "同じ位置に 2 語が重なればそれぞれ数えます。near では語が揃う箇所の数"
+        description="判決全体で語が出てくる数（すべて数えた正確な数。全ページの各箇所の count の合計）。each では語"
+        "ごとの出現回数の合計で、同じ位置に 2 語が重なればそれぞれ数えます。near では語が揃う箇所の数"
     )
     more: bool = Field(description="返した箇所より後にも箇所があれば true（next_start から続きを読めます）")
     next_start: int | None = Field(description="続きの箇所を読むときに start に渡す位置。続きがなければ null")
@@ -255,18 +265,21 @@ class CaseSearch:
         _check_size(expression)
         terms = expression.positive_terms
         if not terms:
-            raise InvalidRequest("keywords が空です。探す語を 1 つ以上指定してください。")
-        decision = self._decision(doc_id)
-        full = decision.full_text
+            raise InvalidRequest(f"{_nothing_to_find(expression)}探す語を 1 つ以上指定してください。")
         first = min(limit, MAX_LIMIT)
-        found = (
-            near_places(full, expression.clauses, first, start, decision.regions)
-            if mode == NEAR
-            else occurrences(full, terms, first, start, decision.regions)
-        )
+        index = self._data.current()
+        # Bounded like a search (red team: a 10-million-character decision took 32 s in near mode).
+        with self._deadline(index, _passages_timeout_message(self.limits)) as deadline:
+            decision = _found(index.decision(doc_id), doc_id)
+            full = decision.full_text
+            found = (
+                near_places(full, expression.clauses, first, start, decision.regions, deadline, expression.name)
+                if mode == NEAR
+                else occurrences(full, terms, first, start, decision.regions, deadline, expression.name)
+            )
         shown = [_passage(full, hit).model_dump() for hit in found.first]
         fitted, _ = fit_rows(shown, lambda r: _passages_body(decision, full, found, r).model_dump(), budget)
-        return _passages_body(decision, full, found, _whole_offsets(fitted, found))
+        return _passages_body(decision, full, found, fitted)
 
     def close(self) -> None:
         self._data.close()
@@ -274,12 +287,7 @@ class CaseSearch:
     def _decision(self, doc_id: str) -> Decision:
         index = self._data.current()
         with self._deadline(index, self.limits.timeout_message):
-            decision = index.decision(doc_id)
-        if decision is None:
-            raise NotFound(
-                f"doc_id「{doc_id[:100]}」の判決は見つかりません。{SEARCH} の結果にある doc_id を使ってください。"
-            )
-        return decision
+            return _found(index.decision(doc_id), doc_id)
 
     @contextmanager
     def _deadline(self, index: CaseIndex, message: str) -> Iterator[float]:
@@ -317,10 +325,25 @@ def case_query(
     )
     if not expression.clauses and not query.filtered:
         raise InvalidRequest(
-            "keywords が空です。検索語を 1 つ以上（除外語だけでなく）指定するか、court・date_from・date_to で"
-            "絞ってください。"
+            f"{_nothing_to_find(expression)}検索語を 1 つ以上指定するか、court・date_from・date_to で絞ってください。"
         )
     return query
+
+
+def _nothing_to_find(expression: Expression) -> str:
+    """Why an expression finds nothing to look for: it is empty, or it only excludes (red team: `-損害` alone was
+    called empty).
+
+    >>> _nothing_to_find(parse("-損害 NOT 控訴")), _nothing_to_find(parse(""))
+    ('除外語（-損害、-控訴）だけでは探せません。', 'keywords が空です。')
+    """
+    if not expression.excluded:
+        return "keywords が空です。"
+    return f"除外語（{_excluded_names(expression)}）だけでは探せません。"
+
+
+def _excluded_names(expression: Expression) -> str:
+    return "、".join(f"-{expression.name(term)[:60]}" for term in expression.excluded)
 
 
 def _search_timeout_message(limits: QueryLimits) -> str:
@@ -330,6 +353,23 @@ def _search_timeout_message(limits: QueryLimits) -> str:
         "検索",
         "検索語の文字の並びが多くの判決に現れ、一件ずつ確かめきれませんでした。"
         "court・date_from・date_to で絞るか、より特徴的な語を加えてください。",
+    )
+
+
+def _found(decision: Decision | None, doc_id: str) -> Decision:
+    if decision is None:
+        raise NotFound(
+            f"doc_id「{doc_id[:100]}」の判決は見つかりません。{SEARCH} の結果にある doc_id を使ってください。"
+        )
+    return decision
+
+
+def _passages_timeout_message(limits: QueryLimits) -> str:
+    """Why finding places runs out of time: the decision is very long, or a term occurs almost everywhere."""
+    return limits.stopped_at_timeout(
+        f"箇所の検索（{FIND_IN_CASE}）",
+        f"判決が非常に長いか、語がほぼ至る所に現れます。より特徴的な語にするか、{READ_TEXT} で offset を指定して"
+        "読んでください。",
     )
 
 
@@ -422,7 +462,8 @@ def _search_body(
     rows: list[dict[str, Any]], found: CaseMatches, note: str | None, query: CaseQuery
 ) -> CaseSearchResponse:
     hits = [CaseHit.model_validate(row) for row in rows]
-    counts = [TermCount(term=t.text[:100], count=n) for t, n in found.term_counts.items()] or None
+    named = query.expression.name
+    counts = [TermCount(term=named(t)[:100], count=n) for t, n in found.term_counts.items()] or None
     estimate = None if found.total_exact else f"該当は少なくとも {found.total} 件です（すべては数えていません）。"
     cut = _main_texts_cut_note(hits)
     message = " ".join(part for part in (note, estimate, cut, None if hits else _no_hits(found, query)) if part) or None
@@ -451,7 +492,7 @@ def _main_texts_cut_note(hits: list[CaseHit]) -> str | None:
 def _no_hits(found: CaseMatches, query: CaseQuery) -> str:
     """Why nothing matched: the terms no decision holds, or the filters that leave nothing."""
     parts = [NO_HITS]
-    missing = [term.text[:60] for term, n in found.term_counts.items() if n == 0]
+    missing = [query.expression.name(term)[:60] for term, n in found.term_counts.items() if n == 0]
     where = "court・日付の条件の中に、" if query.filtered else ""
     every_term_counted = len(found.term_counts) == len(query.expression.positive_terms)
     if missing:
@@ -462,7 +503,7 @@ def _no_hits(found: CaseMatches, query: CaseQuery) -> str:
             "OR を使うか語を減らしてください。"
         )
     if found.without_excluded:
-        excluded = "、".join(f"-{term.text[:60]}" for term in query.expression.excluded)
+        excluded = _excluded_names(query.expression)
         parts.append(
             f"除外語（{excluded}）を外すと {found.without_excluded} 件あります（除外は語の一部にも一致します。"
             "たとえば -控訴 は 控訴人 を含む判決も除きます）。"
@@ -474,18 +515,15 @@ def _no_hits(found: CaseMatches, query: CaseQuery) -> str:
     return "".join(parts)
 
 
-def _passage(full: str, hit: Occurrence) -> Passage:
-    text = excerpt(full, hit.start, hit.end, PASSAGE_BEFORE, PASSAGE_AFTER)
-    return Passage(offset=hit.start, term=hit.term, headings=heading_path(full, hit.start), text=text)
-
-
-def _whole_offsets(rows: list[dict[str, Any]], found: Occurrences) -> list[dict[str, Any]]:
-    """The passages the budget kept, less those at the offset where the next page will begin (red team: cutting
-    between places at one offset showed them twice); all of them if that would leave none."""
-    if len(rows) == len(found.first):
-        return rows
-    boundary = found.first[len(rows)].start
-    return [row for row in rows if row["offset"] < boundary] or rows
+def _passage(full: str, place: Place) -> Passage:
+    text = excerpt(full, place.start, place.end, PASSAGE_BEFORE, SHOWN_AFTER)
+    return Passage(
+        offset=place.start,
+        term="、".join(place.terms),
+        count=place.count,
+        headings=heading_path(full, place.start),
+        text=text,
+    )
 
 
 def _passages_body(

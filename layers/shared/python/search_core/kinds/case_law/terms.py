@@ -76,6 +76,12 @@ class Term(Protocol):
         return False
 
     @property
+    def decided_by_utf8(self) -> bool:
+        """Whether `may_hold_in` is exact: the term holds wherever it says the term may, so a decision need not be
+        decoded to be checked."""
+        return False
+
+    @property
     def field(self) -> str | None:
         """The part of a decision the term must hold in (主文, 事件名), or None for the whole decision: the
         expression gives `holds` that part's normalised text."""
@@ -135,6 +141,11 @@ class Phrase(Term):
         # A phrase of one or two characters is its own one gram: the decisions holding that gram hold it.
         return len(self.text) <= 2
 
+    @property
+    def decided_by_utf8(self) -> bool:
+        # UTF-8 finds a character sequence exactly where one begins, so the phrase's UTF-8 is found where it is.
+        return True
+
     @cached_property
     def _pattern(self) -> re.Pattern[str]:
         return re.compile(re.escape(self.text))
@@ -159,6 +170,10 @@ class DateSpan(Phrase):
 
     def may_hold_in(self, utf8: bytes) -> bool:
         return True  # a decision of those days holds it, whatever its text
+
+    @property
+    def decided_by_utf8(self) -> bool:
+        return False  # its days are not in the text
 
     def candidates(self, index: DecisionIndex) -> BitMap:
         return super().candidates(index) | index.decided_between(self.first, self.last)
