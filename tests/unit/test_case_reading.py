@@ -12,7 +12,7 @@ from search_core.kinds.case_law.models import CaseMatches, CaseQuery, Decision
 from search_core.kinds.case_law.pages import page_end
 from search_core.kinds.case_law.query import parse
 from search_core.kinds.case_law.search import _fit_hits, _hit, _search_body
-from search_core.kinds.case_law.snippet import AFTER, BEFORE, snippet
+from search_core.kinds.case_law.snippet import AFTER, BEFORE, SCAN_CHARS, snippet
 from search_core.kinds.case_law.terms import Phrase
 
 
@@ -46,6 +46,20 @@ def test_snippet_far_into_a_long_text_with_many_numerals() -> None:
 
 def body(text: str, next_offset: int | None) -> dict[str, Any]:
     return {"doc_id": "X", "text": text, "offset": 0, "next_offset": next_offset, "total_chars": 0}
+
+
+@pytest.mark.parametrize("before", [10, 15_995, 50_000, SCAN_CHARS - 100])
+def test_snippet_finds_the_first_hit_wherever_it_lies_within_the_scan(before: int) -> None:
+    """Read in growing prefixes: a hit at a prefix's cut (金三百万円 cut after 三百) is read whole, not missed."""
+    text = "あ" * before + "金三百万円" + "い" * 1_000 + "300万円"
+    shown, at = snippet(text, parse("300万円").positive_terms)
+    assert at == before and "金三百万円" in shown
+
+
+def test_snippet_of_a_hit_beyond_the_scan_is_the_opening() -> None:
+    """From the red team: a decision of 10 million characters was normalised whole for each hit's snippet (2 s)."""
+    text = "冒頭" + "あ" * SCAN_CHARS + "損害"
+    assert snippet(text, parse("損害").positive_terms) == (snippet(text, ())[0], 0)
 
 
 @pytest.mark.parametrize("unit", ["あ", "a", '"\\\n', "漢字とASCII mixed\n"])

@@ -25,7 +25,7 @@ from search_core.kinds.case_law.normalize import normalize
 from search_core.kinds.case_law.pages import largest, page_end
 from search_core.kinds.case_law.passages import NEAR_CHARS, SHOWN_AFTER, Occurrences, Place, near_places, occurrences
 from search_core.kinds.case_law.query import Expression, parse
-from search_core.kinds.case_law.snippet import excerpt, snippet
+from search_core.kinds.case_law.snippet import SCAN_CHARS, excerpt, snippet
 from search_core.kinds.case_law.terms import FIELDS, Term
 from search_core.observability import logger, metrics
 from search_core.settings import Settings
@@ -142,7 +142,9 @@ class CaseHit(BaseModel):
         description="main_text が主文の全文なら true。応答サイズに収めるため途中で切ったなら false（続きは "
         f"{READ_TEXT} で offset 0 から読めます）"
     )
-    snippet: str = Field(description="最初に一致した箇所の前後の抜粋")
+    snippet: str = Field(
+        description=f"最初に一致した箇所の前後の抜粋（先頭から {SCAN_CHARS:,} 字以内に語がなければ判決の冒頭）"
+    )
     headings: list[str] = Field(description="抜粋の箇所がある部分の見出し（外側から順に。例: 事実及び理由 > 第3）")
     total_chars: int = Field(
         description=f"全文（{READ_TEXT} で読む主文と事実及び理由）の文字数。1 ページ（日本語で約 {PAGE_CHARS:,} 字）に"
