@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import sqlite3
 from collections.abc import Callable
 from pathlib import Path
 from types import ModuleType
@@ -57,7 +58,7 @@ def test_search_returns_the_contract_fields(cases_fn: ModuleType) -> None:
     first = body["results"][0]
     assert set(first) == {
         "doc_id", "court", "date", "date_text", "case_number", "case_name", "main_text", "main_text_complete",
-        "snippet", "headings", "total_chars",
+        "overview", "snippet", "headings", "total_chars",
     }  # fmt: skip
     assert (first["doc_id"], first["date"], first["date_text"]) == ("R10-0101-H", "2028-01-01", "令和10年1月1日")
 
@@ -205,6 +206,27 @@ def test_a_prepared_duckdb_file_is_used_as_it_is(
     body = body_of(call(function, load_event("search_cases/search_damages.json")))
     assert body["count"] == 4
     assert not list((tmp_path / "cache").glob("cases-prepared/*.duckdb"))
+
+
+def test_each_hit_says_what_the_case_is_about_in_the_courts_words(
+    load_function: Callable[..., ModuleType], aws: Any, cases_bucket: str, tmp_path: Path
+) -> None:
+    """From the agent frame: a helper spent a findInCase call (本件は) on each hit to learn what the case was about."""
+    # Given two decisions, one whose 事案の概要 says what the case is, one without it
+    raw = tmp_path / "cases.db"
+    about = "本件は、原告が、被告の運転する車両に衝突されて負傷したとして、損害賠償を求める事案である。"
+    with sqlite3.connect(raw) as con:
+        con.execute("CREATE TABLE cases (doc_id, court, date, case_number, case_name, main_text, facts_and_reasons)")
+        con.executemany(
+            "INSERT INTO cases VALUES (?, '東京地方裁判所', ?, '令和5年(ワ)第1号', '損害賠償請求事件', '棄却', ?)",
+            [("ABOUT", "2023-05-01", f"第１ 請求\n第２ 事案の概要\n１ {about}以下略"), ("BARE", "2023-04-01", "損害")],
+        )
+    aws.put_object(Bucket=cases_bucket, Key="cases/about.db", Body=raw.read_bytes())
+    function = load_function("search_cases", CASES_URI=f"s3://{cases_bucket}/cases/about.db")
+    # When both are found
+    body = body_of(call(function, search_event(keywords="損害")))
+    # Then the first carries that sentence as written, the other says it has none
+    assert [(hit["doc_id"], hit["overview"]) for hit in body["results"]] == [("ABOUT", about), ("BARE", None)]
 
 
 def test_a_file_that_is_not_a_cases_db_is_503(

@@ -22,6 +22,7 @@ from search_core.kinds.case_law.headings import heading_path
 from search_core.kinds.case_law.index import CaseIndex
 from search_core.kinds.case_law.models import CaseMatches, CaseQuery, Decision
 from search_core.kinds.case_law.normalize import normalize
+from search_core.kinds.case_law.overview import OVERVIEW_CHARS, overview
 from search_core.kinds.case_law.pages import largest, page_end
 from search_core.kinds.case_law.passages import NEAR_CHARS, SHOWN_AFTER, Occurrences, Place, near_places, occurrences
 from search_core.kinds.case_law.query import Expression, parse
@@ -65,7 +66,8 @@ SEARCH_DESCRIPTION = (
     f"（主文を読むために {READ_TEXT} を呼ぶ必要はありません）。全件の主文が応答サイズに収まらないときは、長い主文を"
     f"同じ長さで切って末尾に {MAIN_TEXT_CUT} を付け、main_text_complete を false にします（短い主文は全文のまま。"
     "message でも伝えます）。"
-    "各結果の snippet は最初に一致した箇所の抜粋、headings はその箇所がある部分の見出し、total_chars は全文の文字数。"
+    "各結果の overview は事案の概要（「本件は」で始まる文）、snippet は最初に一致した箇所の抜粋、headings はその"
+    "箇所がある部分の見出し、total_chars は全文の文字数。"
     f"事実及び理由を含む全文は doc_id を {READ_TEXT} に、語の箇所は {FIND_IN_CASE} で読めます。"
 )
 KEYWORDS_DESCRIPTION = (
@@ -84,7 +86,8 @@ KEYWORDS_DESCRIPTION = (
     "（主文：1億円以上 は主文に 1 億円以上の額が書かれた判決）。"
     f"語の前に {'：・'.join(FIELDS)}： を付けると、その部分に語がある判決だけを探します（例: 主文：300万円 は主文に "
     "300万円 が書かれた判決。支払を命じた額か担保の額かなどは main_text で確かめてください。主文：取り消す、"
-    "事件名：損害賠償）。付けた語だけにかかります（主文：取り消す OR 主文：取消す のように OR の各語に付けます）。"
+    "事件名：損害賠償。-主文：棄却 のように除外にも使えます）。付けた語だけにかかります（主文：取り消す OR "
+    "主文：取消す のように OR の各語に付けます）。"
     f"最大 {MAX_KEYWORDS} 語・{MAX_KEYWORDS_CHARS:,} 文字。court か日付を指定するなら省略できます。"
 )
 COURT_DESCRIPTION = (
@@ -114,6 +117,7 @@ PASSAGES_DESCRIPTION = (
     " start に渡して読めます。"
     f"mode=near にすると、すべての語が {NEAR_CHARS} 文字以内に揃って出てくる箇所だけを返します"
     "（例: 監査役 懸念。語が近くにあるだけで、誰が何を述べたかは text で確かめてください）。"
+    f"text は語の {PASSAGE_BEFORE} 字前から始まります。"
 )
 PASSAGES_START_DESCRIPTION = "この位置（offset）以降の箇所だけを返す（既定 0）。前の応答の next_start を渡します"
 PASSAGES_MODE_DESCRIPTION = (
@@ -141,6 +145,10 @@ class CaseHit(BaseModel):
     main_text_complete: bool = Field(
         description="main_text が主文の全文なら true。応答サイズに収めるため途中で切ったなら false（続きは "
         f"{READ_TEXT} で offset 0 から読めます）"
+    )
+    overview: str | None = Field(
+        description="事案の概要: 事実及び理由の中で最初の「本件は」で始まる文（判決の言葉のまま。"
+        f"{OVERVIEW_CHARS} 字を超えれば … で切る。なければ null）"
     )
     snippet: str = Field(
         description=f"最初に一致した箇所の前後の抜粋（先頭から {SCAN_CHARS:,} 字以内に語がなければ判決の冒頭）"
@@ -187,7 +195,10 @@ class CaseTextResponse(BaseModel):
 
 
 class Passage(BaseModel):
-    offset: int = Field(description=f"語の位置（全文の先頭からの文字数）。{READ_TEXT} の offset にそのまま使える")
+    offset: int = Field(
+        description=f"語の位置（全文の先頭からの文字数）。{READ_TEXT} の offset にそのまま使える（text はこの "
+        f"{PASSAGE_BEFORE} 字前から。文の頭から読むなら offset − {PASSAGE_BEFORE} を渡す）"
+    )
     term: str = Field(
         description="この箇所で見つかった語（複数なら 、 区切り。near では揃った語を空白でつないだもの。"
         "全角英数字は半角で示します）"
@@ -422,6 +433,7 @@ def _hit(decision: Decision, keywords: tuple[Term, ...]) -> CaseHit:
         date_text=decision.date_text,
         main_text=decision.main_text,
         main_text_complete=True,
+        overview=overview(decision.facts_and_reasons),
         snippet=shown,
         headings=heading_path(decision.full_text, decision.full_offset(at)),
         total_chars=len(decision.full_text),

@@ -1,0 +1,28 @@
+"""What a case is about, in the court's own words: the sentence of 事案の概要 that begins 「本件は」 (本件は、原告が…を
+求める事案である。). Agent helpers spent a call per decision (findInCase 本件は) to learn what each hit was about.
+
+>>> overview("第１　請求\\n第２　事案の概要\\n１　本件は、原告が損害賠償を求める事案である。以下略")
+'本件は、原告が損害賠償を求める事案である。'
+>>> overview("理由のみ。") is None
+True
+"""
+
+from __future__ import annotations
+
+# How far into 事実及び理由 the sentence is looked for: 事案の概要 opens it, after the claims.
+_LOOKED_FOR_CHARS = 20_000
+# The most of the sentence a hit shows (cut with …): the longest real ones run to about three lines.
+OVERVIEW_CHARS = 200
+_OPENING = "本件は"
+
+
+def overview(facts_and_reasons: str | None) -> str | None:
+    """The first sentence of 事実及び理由 that begins 「本件は」, at most OVERVIEW_CHARS (cut with …); None if there is
+    none in its first _LOOKED_FOR_CHARS characters."""
+    text = (facts_and_reasons or "")[:_LOOKED_FOR_CHARS]
+    start = text.find(_OPENING)
+    if start < 0:
+        return None
+    end = text.find("。", start)
+    sentence = text[start : end + 1 if end >= 0 else len(text)]
+    return sentence if len(sentence) <= OVERVIEW_CHARS else sentence[:OVERVIEW_CHARS] + "…"
