@@ -3,6 +3,8 @@
 
 >>> overview("第１　請求\\n第２　事案の概要\\n１　本件は、原告が損害賠償を求める事案である。以下略")
 '本件は、原告が損害賠償を求める事案である。'
+>>> overview("本件は、Ｐ株式会社（以下「Ｐ社」という。）の株主が損害賠償を求める事案である。２　前提事実")
+'本件は、Ｐ株式会社（以下「Ｐ社」という。）の株主が損害賠償を求める事案である。'
 >>> overview("理由のみ。") is None
 True
 """
@@ -14,6 +16,8 @@ _LOOKED_FOR_CHARS = 20_000
 # The most of the sentence a hit shows (cut with …): the longest real ones run to about three lines.
 OVERVIEW_CHARS = 200
 _OPENING = "本件は"
+# A 。 inside brackets (（以下「Ｐ社」という。）) does not end the sentence.
+_OPEN, _CLOSE = "（(「『［[", "）)」』］]"
 
 
 def overview(facts_and_reasons: str | None) -> str | None:
@@ -23,6 +27,18 @@ def overview(facts_and_reasons: str | None) -> str | None:
     start = text.find(_OPENING)
     if start < 0:
         return None
-    end = text.find("。", start)
-    sentence = text[start : end + 1 if end >= 0 else len(text)]
+    sentence = _sentence(text[start : start + 4 * OVERVIEW_CHARS])
     return sentence if len(sentence) <= OVERVIEW_CHARS else sentence[:OVERVIEW_CHARS] + "…"
+
+
+def _sentence(text: str) -> str:
+    """`text` up to its first 。 outside brackets, or all of it."""
+    depth = 0
+    for index, char in enumerate(text):
+        if char in _OPEN:
+            depth += 1
+        elif char in _CLOSE:
+            depth = max(depth - 1, 0)
+        elif char == "。" and depth == 0:
+            return text[: index + 1]
+    return text
