@@ -72,7 +72,7 @@ def test_the_quick_test_never_drops_a_decision_that_holds_the_term(keyword: str,
 def test_an_expression_decided_by_its_utf8_is_decided_as_the_text_would_decide_it(
     keywords: str, written: str, day: date
 ) -> None:
-    """The search checks phrases on the undecoded UTF-8 (decoding took 40 % of checking a candidate): where it
+    """The search checks phrases on the undecoded UTF-8 (decoding took a quarter of checking a candidate): where it
     says it may, the UTF-8 must give the answer the text gives; a date, a citation or a sum never claims it."""
     expression, text = parse(keywords), normalize(written)
     if expression.decided_by_utf8:

@@ -178,7 +178,8 @@ class CaseIndex:
         cases = self.con.execute("SELECT doc_num, date, case_name FROM cases WHERE doc_num = ANY(?)", [batch])
         days_and_names = {number: (day, name) for number, day, name in cases.fetchall()}
         verified: list[tuple[int, float]] = []
-        # Phrases alone are decided on the UTF-8: decoding took 40 % of checking a candidate at 100,000 decisions.
+        # Phrases alone are decided on the UTF-8: decoding took a quarter of checking a candidate, its fetch included,
+        # at 100,000 decisions (5.9 of 23 ms for 160 candidates of 損害賠償).
         undecoded = expression.decided_by_utf8 and not scoring
         for number, packed in rows:
             if time.monotonic() > deadline:  # each text is long: checked one by one, not a batch at a time
