@@ -50,8 +50,11 @@ def search_cases(
 def read_case_text(
     doc_id: DocId,
     offset: Annotated[int, Query(ge=0, description=spec.OFFSET_DESCRIPTION)] = 0,
+    heading: Annotated[
+        str | None, Query(max_length=spec.MAX_HEADING_CHARS, description=spec.HEADING_DESCRIPTION)
+    ] = None,
 ) -> CaseTextResponse:
-    return cases.text(doc_id, offset, body_budget_of(app))
+    return cases.text(doc_id, offset, body_budget_of(app), heading)
 
 
 @app.get(

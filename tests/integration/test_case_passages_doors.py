@@ -97,3 +97,27 @@ def test_a_range_of_sums_in_the_main_text_is_searched(door: Door, keywords: str,
     body = reply_of(door.call("search_cases", SEARCH, {"keywords": keywords, "limit": 20})).body
     assert {hit["doc_id"] for hit in body["results"]} == holders
     assert (body["total"], body["total_exact"]) == (len(holders), True)
+
+
+def test_a_part_named_by_its_heading_is_read_from_its_first_line(door: Door) -> None:
+    """From the agent frame: helpers asked for 第3の2 or 当裁判所の判断 and spent a findInCase call to find it."""
+    # When the 120th part's judgment is asked for by its numbers, full width as a reader writes them
+    page = reply_of(door.call("search_cases", READ_TEXT, {"doc_id": LONG, "heading": "第１２０の（２）"})).body
+    # Then the page starts at that heading's line, and says where it is
+    assert page["text"].startswith("（２）当裁判所の判断\u3000証拠及び弁論の全趣旨によれば")
+    assert page["headings"] == ["事実及び理由", "第120\u3000争点120について", "（２）当裁判所の判断"]
+    # And its offset is where that line begins: reading from the character before shows the line break
+    before = reply_of(door.call("search_cases", READ_TEXT, {"doc_id": LONG, "offset": page["offset"] - 1})).body
+    assert before["text"].startswith("\n（２）当裁判所の判断")
+
+
+def test_a_heading_the_decision_lacks_is_refused_with_its_outline(door: Door) -> None:
+    reply = reply_of(door.call("search_cases", READ_TEXT, {"doc_id": LONG, "heading": "第999"}))
+    assert not reply.ok
+    assert (
+        "見出し「第999」はこの判決にありません" in reply.body["error"]
+        and "第1\u3000争点1について" in reply.body["error"]
+    )
+    assert "（ほか 102 件）" in reply.body["error"]  # 主文, 事実及び理由 and 第1 to 第120: 20 shown
+    both = reply_of(door.call("search_cases", READ_TEXT, {"doc_id": LONG, "heading": "第1", "offset": 5}))
+    assert not both.ok and "どちらか一方" in both.body["error"]

@@ -12,7 +12,13 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from search_core.kinds.case_law.headings import LINES_READ_BACK, heading_path
+from search_core.kinds.case_law.headings import (
+    LINES_READ_BACK,
+    LINES_READ_FORWARD,
+    heading_offset,
+    heading_path,
+    outline,
+)
 from search_core.kinds.case_law.normalize import normalize
 from search_core.kinds.case_law.passages import NEAR_CHARS, SHOWN_AFTER, aligned, near_places, occurrences
 from search_core.kinds.case_law.query import parse
@@ -150,6 +156,38 @@ def test_headings_are_found_in_a_text_written_with_crlf() -> None:
     """From the red team: a text whose lines end in CRLF showed no headings at all."""
     text = "主文\r\n1 被告は支払え。\r\n事実及び理由\r\n第1　請求\r\n(1) 損害\r\n本文"
     assert heading_path(text, len(text) - 1) == ["事実及び理由", "第1　請求", "(1) 損害"]
+
+
+@pytest.mark.parametrize(
+    ("wanted", "line"),
+    [
+        ("第3の2", "２　争点２について"),
+        ("第３ > １ > (1)", "（１）認定事実　監査役Ｄ３は懸念を述べた。"),
+        ("争点2", "２　争点２について"),
+        ("当裁判所の判断 ア", "ア　取締役会　取締役は応じなかった。"),
+        ("主文", "主文"),
+        ("事実及び理由 第1", "第１　請求"),
+    ],
+)
+def test_a_part_is_found_by_its_numbers_or_its_title(wanted: str, line: str) -> None:
+    assert JUDGMENT[heading_offset(JUDGMENT, wanted) or 0 :].split("\n")[0] == line
+
+
+@pytest.mark.parametrize("wanted", ["第4", "第1の2", "損害賠償", "", " > "])
+def test_a_part_the_text_lacks_is_none(wanted: str) -> None:
+    assert heading_offset(JUDGMENT, wanted) is None
+
+
+def test_a_heading_is_looked_for_in_a_bounded_number_of_lines() -> None:
+    """A hostile text of more lines than any judgment: the search for a heading stops, and says none is there."""
+    text = "あ\n" * LINES_READ_FORWARD + "第1 請求\n"
+    assert heading_offset(text, "第1") is None and heading_offset("第1 請求\n" + text, "第1") == 0
+    assert outline("主文\n事実及び理由\n第１　請求\n１　本文\n第２　結論") == [
+        "主文",
+        "事実及び理由",
+        "第１　請求",
+        "第２　結論",
+    ]
 
 
 def test_a_long_heading_line_is_cut_to_its_title() -> None:

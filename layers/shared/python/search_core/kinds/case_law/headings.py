@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from collections.abc import Iterator
 from dataclasses import dataclass
 
 TITLE_CHARS = 30
@@ -95,3 +96,97 @@ def _title(line: str, marker_end: int) -> str:
     words = body[: end.start()] if end else body
     title = (line[:marker_end] + line[marker_end : len(line) - len(body)] + words).rstrip(" 　")
     return title if len(title) <= TITLE_CHARS else title[: TITLE_CHARS - 1] + "…"
+
+
+# How many lines a search for a heading reads: far more than any real judgment has (a hostile text of a million
+# lines stops here, said so).
+LINES_READ_FORWARD = 100_000
+# A heading as an agent names it: markers, perhaps joined by の (第3の2, 第３の２の(1)), or words of its title.
+_QUERY_MARKER = r"第\d+|\(\d+\)|\([ア-ン]\)|\([a-z]\)|\d+|[ア-ン]|[a-z]"
+_QUERY_MARKERS = re.compile(f"(?:{_QUERY_MARKER})(?:の?(?:{_QUERY_MARKER}))*")
+_QUERY_SPLIT = re.compile(r"[\s>、,]+")
+
+
+@dataclass(frozen=True)
+class _Open:
+    """An open part while a text is read forwards: its level, its marker and title in NFKC, its title as written."""
+
+    level: int
+    marker: str
+    title: str
+    written: str
+
+
+def heading_offset(text: str, wanted: str) -> int | None:
+    """Where the first line opening the part named by `wanted` begins: its markers or title words outermost first,
+    each part perhaps skipping levels between (第3の2, 第３ > ２ > (1), 当裁判所の判断, 主文); None if no part of
+    the first LINES_READ_FORWARD lines is so named.
+
+    >>> text = "主文\\n1 棄却\\n事実及び理由\\n第1 請求\\n1 本文\\n第3 当裁判所の判断\\n1 争点\\n2 損害\\n(1) 額\\n"
+    >>> wanted = ("第3の2", "第３ > ２ > （１）", "当裁判所の判断", "2")
+    >>> [text[heading_offset(text, q) :].split("\\n")[0] for q in wanted]
+    ['2 損害', '(1) 額', '第3 当裁判所の判断', '2 損害']
+    >>> heading_offset(text, "第4") is None
+    True
+    """
+    parts = [_query_part(part) for part in _QUERY_SPLIT.split(unicodedata.normalize("NFKC", wanted)) if part]
+    wanted_parts = [piece for part in parts for piece in part]
+    if not wanted_parts:
+        return None
+    for start, path in _opened(text):
+        if _names(wanted_parts, path):
+            return start
+    return None
+
+
+def outline(text: str) -> list[str]:
+    """The titles of the outermost parts (主文, 事実及び理由, 第1 …) as written, in order: what an agent may ask for
+    by name."""
+    return [path[-1].written for _, path in _opened(text) if path[-1].level <= 1]
+
+
+def _query_part(part: str) -> list[tuple[str, bool]]:
+    """A part of a wanted heading: its markers (第3の2 → 第3, 2), or itself as words of a title."""
+    if _QUERY_MARKERS.fullmatch(part):
+        return [(marker, True) for marker in re.findall(_QUERY_MARKER, part)]
+    return [(part, False)]
+
+
+def _opened(text: str) -> Iterator[tuple[int, list[_Open]]]:
+    """Each heading line's start, with the path of open parts it leaves (outermost first, itself last)."""
+    path: list[_Open] = []
+    start = 0
+    for _ in range(LINES_READ_FORWARD):
+        end = text.find("\n", start)
+        line = text[start : len(text) if end < 0 else end]
+        opened = _opening(line)
+        if opened is not None:
+            path = [part for part in path if part.level < opened.level] + [opened]
+            yield start, path
+        if end < 0:
+            return
+        start = end + 1
+
+
+def _opening(line: str) -> _Open | None:
+    heading = _heading(line)
+    if heading is None:
+        return None
+    title = unicodedata.normalize("NFKC", heading.title)
+    match = _MARKER.match(title)
+    marker = title[: match.end()] if match and heading.level else title
+    return _Open(heading.level, marker, title, heading.title)
+
+
+def _names(wanted: list[tuple[str, bool]], path: list[_Open]) -> bool:
+    """Whether the wanted parts name this path: the last names its innermost part, the others, in order, parts
+    around it (levels between may be skipped)."""
+    *outer, (last, last_is_marker) = wanted
+    if not _called(path[-1], last, last_is_marker):
+        return False
+    remaining = iter(path[:-1])
+    return all(any(_called(part, name, is_marker) for part in remaining) for name, is_marker in outer)
+
+
+def _called(part: _Open, name: str, is_marker: bool) -> bool:
+    return part.marker == name if is_marker else name in part.title

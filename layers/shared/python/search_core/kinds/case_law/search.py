@@ -18,7 +18,7 @@ from search_core.engine.watchdog import WATCHDOG
 from search_core.errors import InvalidRequest, NotFound, QueryAborted, QueryFailed
 from search_core.kinds.case_law.courts import canonical_court
 from search_core.kinds.case_law.database import FILE_NAME, open_cases
-from search_core.kinds.case_law.headings import heading_path
+from search_core.kinds.case_law.headings import heading_offset, heading_path, outline
 from search_core.kinds.case_law.index import CaseIndex
 from search_core.kinds.case_law.models import CaseMatches, CaseQuery, Decision
 from search_core.kinds.case_law.normalize import normalize
@@ -105,8 +105,9 @@ DATE_TO_DESCRIPTION = "この日以前の判決だけ（YYYY-MM-DD、当日を�
 TEXT_DESCRIPTION = (
     "判決の全文（主文と事実及び理由）を、応答サイズに収まる長さずつ返します。offset は 0〜total_chars の"
     "どの位置でもよく、続きは next_offset を offset に渡して読みます（null なら最後まで読み終えています）。"
-    f"長い判決で特定の語の箇所だけ読むなら、先に {FIND_IN_CASE} で位置を調べてください。headings はページが始まる"
-    "部分の見出し（例: 事実及び理由 > 第3 当裁判所の判断）。"
+    f"長い判決で特定の語の箇所だけ読むなら、先に {FIND_IN_CASE} で位置を調べてください。見出しの名前（heading: "
+    "第3の2、当裁判所の判断 など）を渡すと、その見出しの行から読めます。headings はページが始まる部分の見出し"
+    "（例: 事実及び理由 > 第3 当裁判所の判断）。"
 )
 PASSAGES_DESCRIPTION = (
     "1 つの判決の中で、検索式の語（除外語を除く）が出てくる箇所を前後の文とともに、位置（offset）の順に返します。"
@@ -129,6 +130,13 @@ PASSAGES_KEYWORDS_DESCRIPTION = f"探す語（{SEARCH} と同じ検索式。OR�
 PASSAGES_LIMIT_DESCRIPTION = f"返す箇所の数（1〜{MAX_LIMIT}、既定 {DEFAULT_LIMIT}）"
 DOC_ID_DESCRIPTION = f"読む判決の doc_id（{SEARCH} の結果にあるもの）"
 OFFSET_DESCRIPTION = "読み始める位置（文字数、既定 0）。前のページの next_offset を渡します"
+MAX_HEADING_CHARS = 100
+HEADING_DESCRIPTION = (
+    "この見出しの行から読む（offset の代わりに指定）。見出しの番号を外側から（第3の2、第３ > ２ > （１）、主文）、"
+    "または見出しの語（当裁判所の判断、争点2）。間の階層は省けます。最初に当てはまる見出しから読みます"
+)
+# How many outermost headings a message lists when a named heading is not found.
+_OUTLINE_SHOWN = 20
 
 
 class CaseHit(BaseModel):
@@ -258,9 +266,11 @@ class CaseSearch:
         )
         return _search_body(fitted, found, notes, query)
 
-    def text(self, doc_id: str, offset: int, budget: int) -> CaseTextResponse:
+    def text(self, doc_id: str, offset: int, budget: int, heading: str | None = None) -> CaseTextResponse:
         decision = self._decision(doc_id)
         full = decision.full_text
+        if heading is not None:
+            offset = _heading_start(full, heading, offset)
         if offset > len(full):
             raise InvalidRequest(f"offset が大きすぎます（この判決の全文は {len(full)} 文字です）。")
         headings = heading_path(full, offset)  # once: the page's length is searched for with it unchanged
@@ -367,6 +377,23 @@ def _search_timeout_message(limits: QueryLimits) -> str:
         "検索語の文字の並びが多くの判決に現れ、一件ずつ確かめきれませんでした。"
         "court・date_from・date_to で絞るか、より特徴的な語を加えてください。",
     )
+
+
+def _heading_start(full: str, heading: str, offset: int) -> int:
+    """Where the part named `heading` begins in the decision's full text (InvalidRequest if none is so named, or if
+    an offset is given too: one place to read from)."""
+    if offset:
+        raise InvalidRequest("offset と heading はどちらか一方だけを指定してください。")
+    found = heading_offset(full, heading)
+    if found is None:
+        titles = outline(full)
+        more = f"（ほか {len(titles) - _OUTLINE_SHOWN} 件）" if len(titles) > _OUTLINE_SHOWN else ""
+        shown = "、".join(titles[:_OUTLINE_SHOWN]) + more if titles else "（見出しなし）"
+        raise InvalidRequest(
+            f"見出し「{heading[:MAX_HEADING_CHARS]}」はこの判決にありません。この判決の大見出し: {shown}。"
+            f"語で探すなら {FIND_IN_CASE} を使ってください。"
+        )
+    return found
 
 
 def _found(decision: Decision | None, doc_id: str) -> Decision:
