@@ -307,15 +307,20 @@ def test_formal_numerals_and_decimals_of_a_unit_write_the_sum_they_mean(written:
 
 
 def test_formal_numerals_outside_a_sum_stay_words() -> None:
+    """From the red team: after 金 too (賃金参考資料 became 賃金3考資料, so 参考資料 missed it)."""
     assert normalize("参加人は拾得物を参照した") == "参加人は拾得物を参照した"
+    assert normalize("賃金参考資料と現金拾得物") == "賃金参考資料と現金拾得物"
 
 
 def test_a_sum_after_a_digit_and_a_japanese_comma_is_part_of_a_larger_sum() -> None:
-    """From the red team: 金1、300万円 (13 million, its thousands marked 、) matched 300万円."""
+    """From the red team: 金1、300万円 (13 million, its thousands marked 、) matched 300万円; then 1300万円 did not
+    find it; and 金一、〇〇〇、〇〇〇円 (kanji digits, 、 between thousands) was 1、0、0円."""
     three_million = Amount.read("300万円")
     assert three_million is not None and not three_million.holds(normalize("被告は金1、300万円を支払え"))
     assert three_million.holds(normalize("原告に対し、300万円を支払え"))
-    assert amount_keys(normalize("金1、300万円")) == set()
+    assert amount_keys(normalize("金1、300万円")) == {"yen:13000000"}
+    assert amount_keys(normalize("金一、〇〇〇、〇〇〇円と金五、〇〇〇万円")) == {"yen:1000000", "yen:50000000"}
+    assert amount_keys(normalize("1、2、3の各項")) == set() and normalize("1、2、3") == "1、2、3"
 
 
 def test_thousands_of_yen_are_the_sum_they_write() -> None:

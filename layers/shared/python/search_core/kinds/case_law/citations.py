@@ -1,16 +1,16 @@
 """Article citations matched as a lawyer reads them, over the normalised text as it is.
 
 Decisions cite 「第七百九条」, 「709条1項」, 「民法709条の2第1項」; keywords are written 「第709条」, 「七百九条」,
-「709条」. A keyword holding a citation (a number with 条, 項 or 号, perhaps with its 「の2」) becomes a pattern: its
-「第」 optional, its number not part of a longer one, and, without an 「の2」 of its own, not followed by one. The text
-is not rewritten, so every other keyword (「条の」, 「第709」, 「(ワ)第345」) is still a plain substring.
+「709条」. A keyword holding a citation (a number with 条, 項 or 号, perhaps with its 「の2」; the old 「ノ2」 is
+normalised to it) becomes a pattern: its 「第」 optional, its numbers not part of longer ones (398条の2 is not
+398条の22), and, without an 「の2」 of its own, not followed by one. The text is not otherwise rewritten, so every
+other keyword (「条の」, 「第709」, 「(ワ)第345」) is still a plain substring.
 
 The index holds keys for the citations of each decision (citation_keys), named so that a decision holding a keyword
-holds every key the keyword asks for (Citation.keys): its units cited (709条, and 709条の2 also for 709条の23, as the
-pattern finds it), each unit right after another one (709条 then 1項, with or without 第), each unit after the two
-characters written before it (民法 then 709条, or 第709条), and a unit right after another after those two (民法 then
-709条 then 1項). A keyword's candidates are the decisions holding all its keys: digits everywhere no longer make
-every decision one.
+holds every key the keyword asks for (Citation.keys): its units cited (709条, 709条の2), each unit right after
+another one (709条 then 1項, with or without 第), each unit after the two characters written before it (民法 then
+709条, or 第709条), and a unit right after another after those two (民法 then 709条 then 1項). A keyword's
+candidates are the decisions holding all its keys: digits everywhere no longer make every decision one.
 
 >>> Citation.read("民法第709条").regex.pattern
 '民法第?(?<!\\\\d)709条(?!の\\\\d)'
@@ -73,7 +73,8 @@ class Citation(PatternTerm):
             before = written[position : match.start()]
             number, unit, sub = match.groups()
             cited = f"{number}{unit}" + (f"の{sub}" if sub else "")
-            parts += [re.escape(before), rf"第?(?<!\d){re.escape(cited)}" + ("" if sub else r"(?!の\d)")]
+            # A branch number is whole too: 398条の2 is not 398条の22 (red team)
+            parts += [re.escape(before), rf"第?(?<!\d){re.escape(cited)}" + (r"(?!\d)" if sub else r"(?!の\d)")]
             pieces += [before, cited]
             keys.append(CITED + cited)
             if previous and not before:
@@ -116,17 +117,14 @@ def citation_keys(text: str) -> set[str]:
     for match in _UNIT.finditer(text):
         number, unit, sub = match.groups()
         full = f"{number}{unit}" + (f"の{sub}" if sub else "")
-        # A keyword's 709条の2 finds 709条の23 too; its 709条 finds neither.
-        named = [f"{number}{unit}の{sub[:length]}" for length in range(1, len(sub) + 1)] if sub else [full]
         start = match.start()
         begins = (start, start - 1) if text[start - 1 : start] == "第" else (start,)
         windows = [text[begin - _BEFORE : begin] for begin in begins if begin >= _BEFORE]
         after = [ends[begin] for begin in begins if begin in ends]
-        for cited in named:
-            keys.add(CITED + cited)
-            keys.update(f"{CITED_AFTER}{window}|{cited}" for window in windows)
-            for previous, previous_windows in after:
-                keys.add(f"{CITED_PAIR}{previous}|{cited}")
-                keys.update(f"{CITED_AFTER_PAIR}{window}|{previous}|{cited}" for window in previous_windows)
+        keys.add(CITED + full)
+        keys.update(f"{CITED_AFTER}{window}|{full}" for window in windows)
+        for previous, previous_windows in after:
+            keys.add(f"{CITED_PAIR}{previous}|{full}")
+            keys.update(f"{CITED_AFTER_PAIR}{window}|{previous}|{full}" for window in previous_windows)
         ends[start + len(full)] = (full, windows)
     return keys

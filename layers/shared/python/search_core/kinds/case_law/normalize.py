@@ -21,17 +21,30 @@ _LARGE_UNITS = {"万": 10_000, "億": 100_000_000, "兆": 1_000_000_000_000}
 # to it only right before 十, 百 or 千 (3百万, 1億5千万), which they count: any other Arabic number is left as it is.
 # A numeral never starts inside an Arabic number: 3,000千円 (thousands of yen) is 3,000 thousands, one numeral, not
 # 3,000 and 千 (red team: it became 3,0001000円). An Arabic run before 十, 百 or 千 may hold thousands commas.
-_ARABIC = "[0-9][0-9,]*(?=[十百千])"
+# The runs are possessive and an Arabic run bounded (no numeral is converted past _MAX_NUMERAL_CHARS): red team, a
+# run of ",,1" took quadratic time and a run of 一 300 bytes a character when the engine kept every way back.
+_ARABIC = "[0-9][0-9,]{0,23}+(?=[十百千])"
 _KANJI = f"[〇零一二三四五六七八九十百千万億兆]|{_ARABIC}"
-_NUMERAL = re.compile(f"(?<![0-9])(?:[〇零一二三四五六七八九十百千]|(?<![0-9][,.]){_ARABIC})(?:{_KANJI})*")
+_NUMERAL = re.compile(f"(?<![0-9])(?:[〇零一二三四五六七八九十百千]|(?<![0-9][,.]){_ARABIC})(?:{_KANJI})*+")
 # The formal numerals (大字) of sums and registers (金壱百萬円, 金参拾万円), read as the common ones, but only in a
-# sum, right after 金 or right before 円: 参 and 拾 are also words (参加, 拾う). A run is read only from its start,
-# so no run is scanned again from inside it (a long run costs its length, not its square).
+# sum, right before 円: 参 and 拾 are also words (参加, 拾う; after 金 too: 賃金参考資料, red team). Like a numeral,
+# never right after an Arabic digit. A run is read only from its start, so no run is scanned again from inside it
+# (a long run costs its length, not its square).
 _FORMAL = str.maketrans("壱弐参肆伍陸漆柒捌玖拾佰陌阡仟萬", "一二三四五六七七八九十百百千千万")
 _NUMERAL_CHAR = "[〇零一二三四五六七八九十百千万億兆壱弐参肆伍陸漆柒捌玖拾佰陌阡仟萬]"
 _WITH_FORMAL = f"(?={_NUMERAL_CHAR}*?[壱弐参肆伍陸漆柒捌玖拾佰陌阡仟萬]){_NUMERAL_CHAR}++"
-FORMAL_RUN = f"(?<=金){_WITH_FORMAL}|(?<!{_NUMERAL_CHAR}){_WITH_FORMAL}(?=円)"
+FORMAL_RUN = f"(?<![0-9０-９])(?<!{_NUMERAL_CHAR}){_WITH_FORMAL}(?=円)"
 _FORMAL_RUN = re.compile(FORMAL_RUN)
+# Circled numbers are numbered items: ① reads (1), so the numeral after it is read (①一審判決 is (1)1審判決, where
+# NFKC's 1一審判決 left 一 unread: red team).
+_CIRCLED = {
+    ord(char): f"({unicodedata.normalize('NFKC', char)})"
+    for char in map(chr, [*range(0x2460, 0x2474), *range(0x3251, 0x3260), *range(0x32B1, 0x32C0)])
+}
+# Read once the numerals are Arabic, each one character for one: 、 between thousands (金一、〇〇〇、〇〇〇円 is
+# 1,000,000円; 金1、300万円 is 1,300万円) and ノ before an article's branch number (第266条ノ3 is 第266条の3).
+_SAME_LENGTH = re.compile(r"(?<=[0-9])、(?=[0-9]{3}(?![0-9]))|(?<=[0-9][条項号])ノ(?=[0-9])")
+_SAME_LENGTH_AS = {"、": ",", "ノ": "の"}
 # The parts of a numeral between its large units, each converted on its own.
 _SECTION = re.compile("[^万億兆]+")
 # No numeral a reader writes is longer; a longer run is left as written (and Python will not print an int of
@@ -45,8 +58,26 @@ def normalize(text: str) -> str:
     >>> normalize("金壱百萬円と金参拾万円を参照"), normalize("参加")
     ('金100万円と金30万円を参照', '参加')
     """
-    folded = unicodedata.normalize("NFKC", text).casefold()
-    return _NUMERAL.sub(_arabic, _FORMAL_RUN.sub(lambda run: common_numerals(run.group()), folded))
+    formal = _FORMAL_RUN.sub(lambda run: common_numerals(run.group()), fold(text))
+    return separated(_NUMERAL.sub(_arabic, formal))
+
+
+def fold(text: str) -> str:
+    """NFKC and casefold, circled numbers read as numbered items: the normal form of text without its numerals.
+
+    >>> fold("ＡＢＣ①")
+    'abc(1)'
+    """
+    return unicodedata.normalize("NFKC", text.translate(_CIRCLED)).casefold()
+
+
+def separated(text: str) -> str:
+    """The normal form's separators, on text whose numerals are Arabic: one character for one, so offsets hold.
+
+    >>> separated("金1、000、000円と1、2、3と第266条ノ3")
+    '金1,000,000円と1、2、3と第266条の3'
+    """
+    return _SAME_LENGTH.sub(lambda found: _SAME_LENGTH_AS[found.group()], text)
 
 
 def common_numerals(numeral: str) -> str:
@@ -100,4 +131,16 @@ def _arabic(match: re.Match[str]) -> str:
     numeral = match.group()
     if len(numeral) > _MAX_NUMERAL_CHARS:
         return numeral
-    return _SECTION.sub(lambda section: str(kanji_number(section.group())), numeral)
+    return _SECTION.sub(lambda section: _section(section.group()), numeral)
+
+
+def _section(section: str) -> str:
+    """A part of a numeral between large units in Arabic digits: positional digits one for one, zeros kept (〇〇〇
+    is 000, as in 一、〇〇〇、〇〇〇; as a number it was 0: red team).
+
+    >>> _section("〇〇〇"), _section("二〇二四"), _section("三百五")
+    ('000', '2024', '305')
+    """
+    if not any(char in _SMALL_UNITS for char in section):
+        return "".join(str(_DIGITS[char]) for char in section if char != ",")
+    return str(kanji_number(section))

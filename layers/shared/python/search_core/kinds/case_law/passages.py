@@ -24,17 +24,17 @@ from heapq import merge
 from itertools import dropwhile
 from typing import TypeVar
 
-from search_core.kinds.case_law.normalize import FORMAL_RUN, common_numerals, normalize
+from search_core.kinds.case_law.normalize import FORMAL_RUN, common_numerals, fold, normalize, separated
 from search_core.kinds.case_law.terms import Term
 
 # What normalize() reads as one: a numeral run, as its _NUMERAL reads one (七百九 → 709; 3百万 → 300万, digits full
 # width or not), and a character with the marks NFKC composes into it (ｶﾞ → ガ, カ+U+3099 → ガ, jamo into a
 # syllable). Every other character is normalised on its own.
-_ARABIC_RUN = "[0-9０-９][0-9０-９,，]*(?=[十百千])"
+_ARABIC_RUN = "[0-9０-９][0-9０-９,，]{0,23}+(?=[十百千])"
 _NUMERAL_RUN = (
     f"(?P<formal>{FORMAL_RUN})"
     f"|(?P<numeral>(?<![0-9０-９])(?:[〇零一二三四五六七八九十百千]|(?<![0-9０-９][,，.．]){_ARABIC_RUN})"
-    f"(?:[〇零一二三四五六七八九十百千万億兆]|{_ARABIC_RUN})*)"
+    f"(?:[〇零一二三四五六七八九十百千万億兆]|{_ARABIC_RUN})*+)"
 )
 _MARKS = "[\\u0300-\\u036f\\u1160-\\u11ff\\u20d0-\\u20ff\\u3099\\u309a\\ufe20-\\ufe2f\\uff9e\\uff9f]"
 _SEGMENT = re.compile(f"{_NUMERAL_RUN}|.{_MARKS}*", re.DOTALL)
@@ -107,13 +107,13 @@ def aligned(text: str, deadline: float = math.inf) -> tuple[str, array[int]]:
     for count, segment in enumerate(_special_segments(text).finditer(text)):
         if count % _CLOCK_EVERY == 0 and time.monotonic() > deadline:
             raise TimeoutError("normalising the decision ran past its deadline")
-        _align_run(text, done, segment.start(), pieces, starts)
+        _align_run(text, done, segment.start(), pieces, starts, deadline)
         piece = _normalized_segment(segment)
         starts.extend([segment.start()] * len(piece))
         pieces.append(piece)
         done = segment.end()
-    _align_run(text, done, len(text), pieces, starts)
-    return "".join(pieces), starts
+    _align_run(text, done, len(text), pieces, starts, deadline)
+    return separated("".join(pieces)), starts
 
 
 def _normalized_segment(segment: re.Match[str]) -> str:
@@ -121,34 +121,37 @@ def _normalized_segment(segment: re.Match[str]) -> str:
     segment was found), anything else folded."""
     if segment.group("formal"):
         return normalize(common_numerals(segment.group()))
-    return normalize(segment.group()) if segment.group("numeral") else _folded(segment.group())
+    return normalize(segment.group()) if segment.group("numeral") else fold(segment.group())
 
 
 def _special_segments(text: str) -> re.Pattern[str]:
-    """What in `text` may not map one to one: numerals, characters followed by marks, and the text's characters
-    whose normal form is not one character."""
-    odd = "".join(re.escape(char) for char in set(text) if len(_folded(char)) != 1)
-    return re.compile(f"{_NUMERAL_RUN}|.{_MARKS}+" + (f"|[{odd}]" if odd else ""), re.DOTALL)
+    """What in `text` may not map one to one: numerals, characters followed by marks (those named above and any
+    combining character the text holds: red team, one Arabic madda sent a 6-million-character run a character at a
+    time), and the text's characters whose normal form is not one character."""
+    characters = set(text)
+    odd = "".join(re.escape(char) for char in characters if len(fold(char)) != 1)
+    combining = "".join(re.escape(char) for char in characters if unicodedata.combining(char))
+    marks = f"(?:{_MARKS}|[{combining}])" if combining else _MARKS
+    return re.compile(f"{_NUMERAL_RUN}|.{marks}+" + (f"|[{odd}]" if odd else ""), re.DOTALL)
 
 
-def _align_run(text: str, start: int, end: int, pieces: list[str], starts: array[int]) -> None:
+def _align_run(
+    text: str, start: int, end: int, pieces: list[str], starts: array[int], deadline: float = math.inf
+) -> None:
     """Normalise text[start:end], which holds no special segment, onto `pieces` and `starts`."""
     if start == end:
         return
     run = text[start:end]
-    folded = _folded(run)
+    folded = fold(run)
     if len(folded) == len(run):  # nothing composed across characters: one to one
         pieces.append(folded)
         starts.extend(range(start, end))
         return
-    for segment in _SEGMENT.finditer(run):  # a composition the marks above do not name: a segment at a time
-        piece = _folded(segment.group())
+    # A composition the marks above do not name: a segment at a time, the clock read as for the whole text
+    for segment in _until(deadline, _SEGMENT.finditer(run)):
+        piece = fold(segment.group())
         starts.extend([start + segment.start()] * len(piece))
         pieces.append(piece)
-
-
-def _folded(text: str) -> str:
-    return unicodedata.normalize("NFKC", text).casefold()
 
 
 def _until(deadline: float, items: Iterable[T]) -> Iterator[T]:
