@@ -5,12 +5,16 @@ from __future__ import annotations
 
 import itertools
 import os
+import resource
+import subprocess
+import sys
 import time
 from array import array
 
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from tooling import LAYER
 
 from search_core.kinds.case_law.headings import (
     LINES_READ_BACK,
@@ -255,3 +259,36 @@ def test_a_heading_path_costs_the_same_after_a_million_heading_lines() -> None:
     # Read back LINES_READ_BACK lines at most: 第1 lies further back, so it is not in the path
     assert heading_path(text, len(text) - 1) == ["ア 見出し"]
     assert heading_path(text, len(text) - 1 - LINES_READ_BACK * len("ア 見出し\n") * 2) == ["ア 見出し"]
+
+
+HOSTILE_NUMERALS = """
+from search_core.kinds.case_law.amounts import written_sums
+from search_core.kinds.case_law.normalize import normalize
+from search_core.kinds.case_law.passages import aligned
+for text in (",,1" * 200_000, "一" * 4_000_000, ",1" * 1_000_000 + "円"):
+    plain, starts = aligned(text)
+    assert plain == normalize(text) and len(starts) == len(plain)
+    list(written_sums(plain))
+print("read")
+"""
+
+
+def _bounded() -> None:
+    resource.setrlimit(resource.RLIMIT_CPU, (30, 30))
+    resource.setrlimit(resource.RLIMIT_AS, (1 << 30, 1 << 30))
+
+
+def test_hostile_numerals_cost_their_length_in_time_and_memory() -> None:
+    """From the red team: ",,1" repeated took quadratic time to normalise (9 s for a 60,000-character decision), a
+    run of 一 took 300 bytes a character, and ",1" repeated was scanned for sums from each of its digits. Here each,
+    hundreds of thousands to millions of characters, must be read within 30 s of CPU and 1 GB (about 3 s and 100 MB
+    now; before, the first alone ran past 30 s)."""
+    run = subprocess.run(
+        [sys.executable, "-c", HOSTILE_NUMERALS],
+        capture_output=True,
+        text=True,
+        preexec_fn=_bounded,
+        env={"PYTHONPATH": str(LAYER)},
+        check=False,
+    )
+    assert (run.returncode, run.stdout.strip()) == (0, "read"), run.stderr[-500:]
