@@ -56,6 +56,15 @@ def test_snippet_finds_the_first_hit_wherever_it_lies_within_the_scan(before: in
     assert at == before and "金三百万円" in shown
 
 
+def test_snippet_shows_its_term_when_numerals_before_it_shrink() -> None:
+    """From the red team: the hit's place was estimated from the lengths, and 200 numerals in the 主文 that shrink
+    when normalised put it in the 主文, in a passage without the term."""
+    numerals = "".join(f"{i}　金一億二千三百四十五万六千七百八十九円\n" for i in range(200))
+    text = numerals + "第2　当裁判所の判断\n監査役は" + "理由。" * 5_000
+    shown, at = snippet(text, parse("監査役").positive_terms)
+    assert at == text.index("監査役") and "監査役" in shown
+
+
 def test_snippet_of_a_hit_beyond_the_scan_is_the_opening() -> None:
     """From the red team: a decision of 10 million characters was normalised whole for each hit's snippet (2 s)."""
     text = "冒頭" + "あ" * SCAN_CHARS + "損害"

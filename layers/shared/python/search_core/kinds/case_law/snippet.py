@@ -6,13 +6,11 @@ as written (第七百九条 stays 第七百九条 even when the keyword was 第7
 
 from __future__ import annotations
 
-from search_core.kinds.case_law.normalize import normalize
 from search_core.kinds.case_law.passages import aligned
 from search_core.kinds.case_law.terms import Term
 
 BEFORE = 40
 AFTER = 80
-_WINDOW = 400
 # How far into a decision the first hit is looked for: far beyond most decisions' whole length (median ~10,000
 # characters), so a search's 20 hits cost at most ~1 s even if every decision is hostile (red team: a decision of
 # 10 million characters took 2 s to normalise, for each hit). Beyond it the snippet is the opening.
@@ -34,38 +32,27 @@ def snippet(text: str, terms: tuple[Term, ...]) -> tuple[str, int]:
     found = _first_hit(text, terms)
     if found is None:
         return excerpt(text, 0, 0), 0
-    prefix, plain, (position, length, first) = found
-    estimate = round(position * len(prefix) / max(len(plain), 1))
-    start = max(0, estimate - _WINDOW)
-    located = _locate(text[start : estimate + _WINDOW + 4 * length], first)
-    if located is None:
-        return excerpt(text, estimate, estimate), estimate
-    return excerpt(text, start + located[0], start + located[1]), start + located[0]
+    start, end = found
+    return excerpt(text, start, end), start
 
 
-def _first_hit(text: str, terms: tuple[Term, ...]) -> tuple[str, str, tuple[int, int, Term]] | None:
-    """The earliest hit of any term in the first SCAN_CHARS of `text`, read in growing prefixes: the prefix read,
-    its normal form, and (position, length, term) of the hit in it; None if no term occurs there."""
+def _first_hit(text: str, terms: tuple[Term, ...]) -> tuple[int, int] | None:
+    """Where in `text` the earliest hit of any term in its first SCAN_CHARS begins and ends, read in growing
+    prefixes, each aligned with its normal form (red team: a position estimated from the lengths fell in the 主文
+    when numerals before the hit shrank, and showed a passage without the term); None if no term occurs there."""
     length = _FIRST_READ
     while True:
         prefix = text[:length]
-        plain = normalize(prefix)
+        plain, starts = aligned(prefix)
         whole = len(prefix) == len(text) or length >= SCAN_CHARS
-        hits = [(span[0], span[1] - span[0], term) for term in terms if (span := next(term.spans(plain), None))]
-        settled = [hit for hit in hits if whole or hit[0] + hit[1] <= len(plain) - _CUT_MARGIN]
+        spans = [span for term in terms if (span := next(term.spans(plain), None))]
+        settled = [span for span in spans if whole or span[1] <= len(plain) - _CUT_MARGIN]
         if settled or whole:
-            return (prefix, plain, min(settled, key=lambda hit: hit[:2])) if settled else None
+            if not settled:
+                return None
+            first, last = min(settled)
+            return starts[first], starts[last] if last < len(starts) else len(prefix)
         length = min(length * 4, SCAN_CHARS)
-
-
-def _locate(window: str, term: Term) -> tuple[int, int] | None:
-    """Original start and end of the term's first occurrence in `window`'s normal form."""
-    plain, starts = aligned(window)
-    span = next(term.spans(plain), None)
-    if span is None:
-        return None
-    start, end = span
-    return starts[start], starts[end] if end < len(starts) else len(window)
 
 
 def excerpt(text: str, hit_start: int, hit_end: int, before: int = BEFORE, after: int = AFTER) -> str:
