@@ -99,3 +99,13 @@ def test_a_file_that_is_no_export_of_decisions_is_refused(tmp_path: Path) -> Non
     junk.write_bytes(bytes(range(256)) * 8)
     with pytest.raises(DataUnavailable, match="cases"):
         open_cases(LocalCopy(junk, "junk"), TEST_LIMITS, tmp_path / "work")
+
+
+def test_a_jsonl_line_that_is_no_object_is_refused_and_leaves_nothing_behind(tmp_path: Path) -> None:
+    """From the red team: a JSONL export holding the valid line 123 answered every call with an internal error, and
+    left a .partial file in the cache."""
+    export = tmp_path / "cases.jsonl"
+    export.write_text('{"doc_id": "A", "main_text": "棄却"}\n123\n', encoding="utf-8")
+    with pytest.raises(DataUnavailable, match="cases"):
+        open_cases(LocalCopy(export, "jsonl"), TEST_LIMITS, tmp_path / "work")
+    assert not list((tmp_path / "work").rglob("*.partial"))

@@ -102,8 +102,11 @@ def prepare(source: Path, target: Path, threads: int | None = None, progress: Pr
         con.execute("CREATE TABLE meta AS SELECT ? AS format_version, ? AS decisions", [FORMAT_VERSION, staged])
         con.execute("CHECKPOINT")
         progress(SAVING, staged, staged)
-    finally:
+    except BaseException:
         con.close()
+        partial.unlink(missing_ok=True)  # a preparation that fails leaves nothing behind (red team)
+        raise
+    con.close()
     os.replace(partial, target)
     return PreparedStats(staged, skipped, grams, time.monotonic() - started)
 

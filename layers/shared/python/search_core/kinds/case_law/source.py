@@ -70,10 +70,15 @@ def _csv_rows(path: Path) -> Iterator[dict[str, Any]]:
 
 
 def _jsonl_rows(path: Path) -> Iterator[dict[str, Any]]:
+    """The rows of a JSONL export, each line one object: a line that is valid JSON but no object (123) is refused
+    like a file of no decisions, not read into an internal error (red team)."""
     with path.open(encoding="utf-8-sig") as handle:
-        for line in handle:
+        for number, line in enumerate(handle, 1):
             if line.strip():
-                yield json.loads(line)
+                row = json.loads(line)
+                if not isinstance(row, dict):
+                    raise KeyError(f"line {number} of a JSONL export is not an object of a decision")
+                yield row
 
 
 def _text(value: Any) -> str | None:
