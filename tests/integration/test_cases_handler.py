@@ -139,7 +139,7 @@ def test_no_hit_names_the_terms_no_decision_holds(cases_fn: ModuleType) -> None:
 def test_no_hit_of_terms_found_apart_says_so_with_their_counts(cases_fn: ModuleType) -> None:
     body = body_of(call(cases_fn, search_event(keywords="ＰＲＯＶＩＤＥＲ 控訴")))
     assert body["count"] == 0 and "すべてを満たす判決はありません" in body["message"]
-    assert {c["term"]: c["count"] for c in body["term_counts"]}["PROVIDER"] == 1
+    assert {c["term"]: c["count"] for c in body["term_counts"]}["ＰＲＯＶＩＤＥＲ"] == 1  # named as written
 
 
 def test_terms_are_named_back_as_the_agent_wrote_them(cases_fn: ModuleType) -> None:
@@ -317,3 +317,16 @@ def test_pages_cut_by_the_budget_neither_repeat_nor_skip_a_place(cases_fn: Modul
         counted += sum(passage.count for passage in page.passages)
         start = page.next_start
     assert len(offsets) == len(set(offsets)) and offsets == sorted(offsets) and counted == page.hits
+
+
+def test_an_empty_answer_says_which_terms_it_did_not_count_and_what_the_exclusion_removed(cases_fn: ModuleType) -> None:
+    """From the red team: a ninth term was left out of the counts unsaid, and an expression that only excludes,
+    within a court, did not say that the exclusion removed every decision the court holds."""
+    many = body_of(call(cases_fn, search_event(keywords="事件 判決 原告 被告 請求 本件 控訴 の 存在しない語")))
+    assert len(many["term_counts"]) == 8
+    assert "次の語は数えていません（数えるのは最初の 8 語まで）: 存在しない語。" in many["message"]
+    court = canonical_court("東京地裁")
+    held = sum(court in canonical_court(row["court"] or "") for row in read_decisions(DATA_DIR / "cases.db"))
+    only_excluded = body_of(call(cases_fn, search_event(keywords="-の", court="東京地裁")))
+    assert only_excluded["total"] == 0 and held > 0
+    assert f"除外語（-の）を外すと {held} 件あります" in only_excluded["message"]

@@ -100,8 +100,10 @@ class CaseIndex:
     def _without_excluded(self, query: CaseQuery, deadline: float) -> int | None:
         """For an empty answer: how many would match without its excluded terms (an exclusion matches inside words:
         -控訴 also drops every 控訴人)."""
-        if not query.expression.excluded or not query.expression.clauses:
+        if not query.expression.excluded:
             return None
+        if not query.expression.clauses:  # the filters alone: every decision passing them (red team: unsaid)
+            return len(self._passing_filters(query))
         return self._count(replace(query, expression=Expression(query.expression.clauses)), _share(deadline, 2))
 
     def _count(self, query: CaseQuery, until: float) -> int | None:

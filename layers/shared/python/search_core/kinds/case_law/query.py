@@ -42,7 +42,7 @@ class Expression:
 
     clauses: tuple[tuple[Term, ...], ...]
     excluded: tuple[Term, ...] = ()
-    # Each term as the agent wrote it, only NFKC applied (千代, not 1000代): what messages name it by (red team).
+    # Each term as the agent wrote it (千代, not 1000代; ＡＢＣ, not abc): what messages name it by (red team).
     written: tuple[tuple[Term, str], ...] = field(default=(), compare=False)
 
     def name(self, term: Term) -> str:
@@ -50,7 +50,7 @@ class Expression:
 
         >>> expression = parse("千代 ＡＢＣ")
         >>> [expression.name(term) for term in expression.terms], [term.text for term in expression.terms]
-        (['千代', 'ABC'], ['1000代', 'abc'])
+        (['千代', 'ＡＢＣ'], ['1000代', 'abc'])
         """
         return dict(self.written).get(term, term.text)
 
@@ -146,6 +146,20 @@ def _unconfined_term(written: str) -> Term:
     return next((term for read in _KINDS if (term := read(written)) is not None), Phrase(written))
 
 
+def _as_written(keywords: str) -> dict[str, str]:
+    """Each keyword as the agent wrote it (full width, ①, ㈱), by its NFKC form, a leading minus aside: how a term
+    is named back (red team: ＰＲＯＶＩＤＥＲ came back as PROVIDER).
+
+    >>> _as_written("ＰＲＯＶＩＤＥＲ　－①事件")
+    {'PROVIDER': 'ＰＲＯＶＩＤＥＲ', '1事件': '①事件'}
+    """
+    written: dict[str, str] = {}
+    for keyword in keywords.split():
+        bare = keyword.lstrip(f"{_MINUS}－")
+        written.setdefault(unicodedata.normalize("NFKC", bare), bare)
+    return written
+
+
 def parse(keywords: str) -> Expression:
     """The expression written in `keywords`; an unmatched quote, a lone `-` or a dangling OR are ordinary text.
 
@@ -161,6 +175,7 @@ def parse(keywords: str) -> Expression:
     clauses: list[list[Term]] = []
     excluded: list[Term] = []
     names: dict[Term, str] = {}
+    as_written = _as_written(keywords)
     joining = negating = after_found = False  # after_found: the last term read is one to be found
     # Operators are read before the terms are normalised: OR and NOT only in capitals, as the services write them.
     for minus, phrase, bare in _tokens(unicodedata.normalize("NFKC", keywords)):
@@ -178,7 +193,7 @@ def parse(keywords: str) -> Expression:
         if not written.strip():
             continue
         read = _term(written)
-        names.setdefault(read, term)
+        names.setdefault(read, as_written.get(term, term))
         if negating:
             excluded.append(read)
         elif joining:

@@ -19,7 +19,7 @@ from search_core.errors import InvalidRequest, NotFound, QueryAborted, QueryFail
 from search_core.kinds.case_law.courts import canonical_court
 from search_core.kinds.case_law.database import FILE_NAME, open_cases
 from search_core.kinds.case_law.headings import heading_offset, heading_path, outline
-from search_core.kinds.case_law.index import CaseIndex
+from search_core.kinds.case_law.index import MAX_COUNTED_TERMS, CaseIndex
 from search_core.kinds.case_law.models import CaseMatches, CaseQuery, Decision
 from search_core.kinds.case_law.normalize import normalize
 from search_core.kinds.case_law.overview import OVERVIEW_CHARS, overview
@@ -75,13 +75,13 @@ KEYWORDS_DESCRIPTION = (
     '除く）、"…" = 空白を含む 1 語'
     "（例: 不法行為 損害賠償 OR 慰謝料 -控訴）。OR は空白より強く結びつきます。doc_id・裁判所・日付・事件番号・"
     "事件名・主文・事実及び理由を対象に、全角半角・大文字小文字を区別せず、漢数字と算用数字を同一視します"
-    "（漢数字は数として読むので、千代 は 八千代 の一部には一致しません）。"
+    "（漢数字は数として読むので、三百人 は 千三百人 にも一致し、千代 は 八千代 の一部には一致しません）。"
     "条文は 第709条・709条・七百九条 が同じ条を指し、709条 で 709条1項 も見つかります（1709条・709条の2 は別の条。"
     "除外語 -709条 も同じく読みます）。"
     "日付だけの語（2019-04-30、平成31年4月30日、令和元年、2019年4月）はその日・月・年の判決にも一致します。"
     "記号もそのままの文字として扱います。"
-    "金額だけの語（300万円、金三百万円、3,000,000円）は同じ額のどの書き方（金参百萬円・0.03億円 も）にも一致し、"
-    "1,300万円 などのより大きな"
+    "金額だけの語（300万円、金三百万円、3,000,000円）は同じ額のどの書き方（金参百萬円・0.03億円・"
+    "金三、〇〇〇、〇〇〇円 も）にも一致し、1,300万円 などのより大きな"
     "額には一致しません（円のない 300万 は文字どおり）。金額の範囲は 1億円以上・300万円以下・300万円超・300万円未満"
     "（主文：1億円以上 は主文に 1 億円以上の額が書かれた判決）。"
     f"語の前に {'：・'.join(FIELDS)}： を付けると、その部分に語がある判決だけを探します（例: 主文：300万円 は主文に "
@@ -208,8 +208,8 @@ class Passage(BaseModel):
         f"{PASSAGE_BEFORE} 字前から。文の頭から読むなら offset − {PASSAGE_BEFORE} を渡す）"
     )
     term: str = Field(
-        description="この箇所で見つかった語（複数なら 、 区切り。near では揃った語を空白でつないだもの。"
-        "全角英数字は半角で示します）"
+        description="この箇所で見つかった語（検索式に書いたとおり。複数なら 、 区切り。near では揃った語を空白で"
+        "つないだもの）"
     )
     count: int = Field(description="この箇所（text）にある語の出現の数（near では語が揃う箇所の数）")
     headings: list[str] = Field(description="この箇所がある部分の見出し（外側から順に）")
@@ -543,6 +543,9 @@ def _no_hits(found: CaseMatches, query: CaseQuery) -> str:
             "語はそれぞれ見つかりますが、すべてを満たす判決はありません（term_counts を参照）。"
             "OR を使うか語を減らしてください。"
         )
+    uncounted = [query.expression.name(t)[:60] for t in query.expression.positive_terms if t not in found.term_counts]
+    if uncounted:  # red team: the terms past the counted ones were left unsaid
+        parts.append(f"次の語は数えていません（数えるのは最初の {MAX_COUNTED_TERMS} 語まで）: {'、'.join(uncounted)}。")
     if found.without_excluded:
         excluded = _excluded_names(query.expression)
         parts.append(
