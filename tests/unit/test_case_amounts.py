@@ -11,7 +11,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from search_core.kinds.case_law.amounts import Amount, AmountRange, amount_keys
+from search_core.kinds.case_law.amounts import Amount, AmountRange, amount_keys, written_sums
 from search_core.kinds.case_law.citations import Citation
 from search_core.kinds.case_law.database import open_cases
 from search_core.kinds.case_law.dates import parse_decision_date
@@ -329,3 +329,21 @@ def test_thousands_of_yen_are_the_sum_they_write() -> None:
     assert three_million is not None and three_million.value == 3_000_000
     assert three_million.holds(normalize("被告は金3,000千円を支払え")) and three_million.holds(normalize("金300万円"))
     assert not three_million.holds(normalize("金3,1000円")) and normalize("1.5千円") == "1.5千円"
+
+
+def test_a_vague_sum_is_no_sum() -> None:
+    """From the red team: 100万円 and 10万円 matched 数百万円 and 数十万円."""
+    for keyword, vague in (("100万円", "原告の損害は数百万円に及ぶ"), ("10万円", "数十万円"), ("百万円", "何百万円")):
+        amount = Amount.read(normalize(keyword))
+        assert amount is not None and not amount.holds(normalize(vague)), (keyword, vague)
+    assert amount_keys(normalize("数百万円と金百万円")) == {"yen:1000000"}
+
+
+def test_many_ranges_read_a_decision_once() -> None:
+    """From the red team: twenty ranges (1億円以上 … 20億円以上) read a long decision twenty times, past the deadline
+    that is looked at between decisions."""
+    text = normalize("損害" + ",1" * 100_000)
+    expression = parse(" OR ".join(f"{n}億円以上" for n in range(1, 21)))
+    before = written_sums.cache_info().misses
+    assert not expression.holds_in(text)
+    assert written_sums.cache_info().misses == before + 1

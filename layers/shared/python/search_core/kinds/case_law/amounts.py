@@ -26,7 +26,7 @@ import re
 from collections.abc import Iterator
 from dataclasses import dataclass
 from decimal import Decimal
-from functools import cached_property
+from functools import cached_property, lru_cache
 from itertools import product
 
 from pyroaring import BitMap
@@ -41,8 +41,9 @@ _PARTS = re.compile(r"([0-9][0-9,]*(?:\.[0-9]+)?)([万億兆]?)")
 # A sum written with a decimal point before its unit (1.5億円, 0.03億円) has at most this many decimals.
 _MOST_DECIMALS = 4
 # What, right before a writing, makes it the end of a larger number: a digit or a unit, or a comma or point after a
-# digit (a Japanese comma written ， reads as , too, and may follow a word; 1、300万円 writes 13 million: red team).
-_LARGER_BEFORE = re.compile(r"(?:[0-9][,.、]?|[万億兆])\Z")
+# digit (a Japanese comma written ， reads as , too, and may follow a word; 1、300万円 writes 13 million: red team),
+# or 数 or 何, which make it no sum at all (数百万円 is not 100万円: red team).
+_LARGER_BEFORE = re.compile(r"(?:[0-9][,.、]?|[万億兆数何])\Z")
 # Every place a sum may be written in a text, overlapping: a digit not after a digit or a unit, as many of the
 # characters of a sum as a keyword may hold, then 円 not before 銭.
 # Never from inside a number (after a digit and a comma: _LARGER_BEFORE would refuse it anyway), so a run of ",1"
@@ -160,12 +161,19 @@ def amount_keys(text: str) -> set[str]:
     return {f"{YEN}{value}" for _, _, value in written_sums(text)}
 
 
-def written_sums(text: str) -> Iterator[tuple[int, int, int]]:
-    """Every sum a normalised text holds, by the rule above: (start, end, value in yen), the span with its 金.
+@lru_cache(maxsize=1)  # the text being checked: no more is kept past it
+def written_sums(text: str) -> tuple[tuple[int, int, int], ...]:
+    """Every sum a normalised text holds, by the rule above: (start, end, value in yen), the span with its 金. Read
+    once a text, however many terms ask (red team: twenty ranges read a long decision twenty times, past the
+    deadline, which is looked at between decisions).
 
-    >>> list(written_sums("金3,000,000円と1,300万円"))
-    [(0, 11, 3000000), (12, 19, 13000000)]
+    >>> written_sums("金3,000,000円と1,300万円と数百万円")
+    ((0, 11, 3000000), (12, 19, 13000000))
     """
+    return tuple(_sums_in(text))
+
+
+def _sums_in(text: str) -> Iterator[tuple[int, int, int]]:
     for match in _WRITTEN.finditer(text):
         start = match.start()
         if not _LARGER_BEFORE.search(text, max(start - 2, 0), start) and (value := _value(match.group(1))) is not None:
