@@ -156,10 +156,13 @@ def test_a_line_that_starts_with_a_quantity_or_a_reference_opens_no_part(line: s
     assert heading_path(text, len(text) - 1) == ["第1 請求"]
 
 
-def test_headings_are_found_in_a_text_written_with_crlf() -> None:
-    """From the red team: a text whose lines end in CRLF showed no headings at all."""
-    text = "主文\r\n1 被告は支払え。\r\n事実及び理由\r\n第1　請求\r\n(1) 損害\r\n本文"
+@pytest.mark.parametrize("line_end", ["\r\n", "\r"])
+def test_headings_are_found_in_a_text_written_with_cr(line_end: str) -> None:
+    """From the red team: a text whose lines end in CRLF showed no headings at all, one of CR line ends a single
+    heading running on through the whole text."""
+    text = line_end.join(["主文", "1 被告は支払え。", "事実及び理由", "第1　請求", "(1) 損害", "本文"])
     assert heading_path(text, len(text) - 1) == ["事実及び理由", "第1　請求", "(1) 損害"]
+    assert text[heading_offset(text, "第1の(1)") or 0 :].startswith("(1) 損害")
 
 
 @pytest.mark.parametrize(

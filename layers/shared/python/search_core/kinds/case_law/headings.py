@@ -61,22 +61,36 @@ def heading_path(text: str, offset: int) -> list[str]:
     """
     path: list[str] = []
     above = len(_MARKERS) + 1  # only a heading of a level above every one found so far opens an enclosing part
-    start = text.rfind("\n", 0, offset) + 1
+    start = _line_start(text, offset)
     for _ in range(LINES_READ_BACK):
-        end = text.find("\n", start)
+        end = _line_end(text, start)
         heading = _heading(text[start : len(text) if end < 0 else end])
         if heading is not None and heading.level < above:
             path.insert(0, heading.title)
             above = heading.level
         if above == 0 or start == 0:
             break
-        start = text.rfind("\n", 0, start - 1) + 1
+        start = _line_start(text, start - 1)
     return path
+
+
+def _line_start(text: str, before: int) -> int:
+    """Where the line holding `before` begins: after a LF, or a CR alone (red team: a text of CR line ends showed
+    one heading running on through the whole text)."""
+    after_lf = text.rfind("\n", 0, before) + 1
+    return text.rfind("\r", after_lf, before) + 1 or after_lf  # a CR looked for in this LF line only
+
+
+def _line_end(text: str, start: int) -> int:
+    """Where the line from `start` ends (its LF, or a CR), -1 at the end of the text."""
+    lf = text.find("\n", start)
+    cr = text.find("\r", start, len(text) if lf < 0 else lf)  # a CR looked for in this LF line only
+    return cr if cr >= 0 else lf
 
 
 def _heading(line: str) -> Heading | None:
     """The heading a line opens, if it starts with a marker (a whole line for 主文 and the like)."""
-    stripped = line.strip(" 　\r")  # a line of a text written with CRLF ends in \r (red team)
+    stripped = line.strip(" 　")
     if stripped in _SECTIONS:
         return Heading(0, stripped)
     match = _MARKER.match(unicodedata.normalize("NFKC", stripped[:_HEAD_CHARS]))
@@ -157,7 +171,7 @@ def _opened(text: str) -> Iterator[tuple[int, list[_Open]]]:
     path: list[_Open] = []
     start = 0
     for _ in range(LINES_READ_FORWARD):
-        end = text.find("\n", start)
+        end = _line_end(text, start)
         line = text[start : len(text) if end < 0 else end]
         opened = _opening(line)
         if opened is not None:
