@@ -70,7 +70,7 @@ def find_in_case(
         int, Query(ge=1, le=spec.MAX_LIMIT, description=spec.PASSAGES_LIMIT_DESCRIPTION)
     ] = spec.DEFAULT_LIMIT,
     start: Annotated[int, Query(ge=0, description=spec.PASSAGES_START_DESCRIPTION)] = 0,
-    mode: Annotated[Literal["each", "near"], Query(description=spec.PASSAGES_MODE_DESCRIPTION)] = "each",
+    mode: Annotated[Literal["each", "near", "sentence"], Query(description=spec.PASSAGES_MODE_DESCRIPTION)] = "each",
 ) -> CasePassagesResponse:
     return cases.passages(doc_id, keywords, limit, body_budget_of(app), start=start, mode=mode)
 

@@ -121,3 +121,14 @@ def test_a_heading_the_decision_lacks_is_refused_with_its_outline(door: Door) ->
     assert "（ほか 102 件）" in reply.body["error"]  # 主文, 事実及び理由 and 第1 to 第120: 20 shown
     both = reply_of(door.call("search_cases", READ_TEXT, {"doc_id": LONG, "heading": "第1", "offset": 5}))
     assert not both.ok and "どちらか一方" in both.body["error"]
+
+
+def test_sentence_returns_only_places_where_all_terms_share_a_sentence(door: Door) -> None:
+    """mode=sentence, from the agent frame: within 200 characters, the terms may sit in other sentences."""
+    # 取引上の慣行 and 相当の期間 share one sentence of each of the 120 parts; 当事者の主張 and 相当の期間 share a
+    # part's paragraph, never a sentence
+    together = passages(door, keywords="取引上の慣行 相当の期間", mode="sentence", limit=5)
+    near_only = passages(door, keywords="当事者の主張 相当の期間", mode="near", limit=5)
+    apart = passages(door, keywords="当事者の主張 相当の期間", mode="sentence", limit=5)
+    assert together["hits"] == 120 and "取引上の慣行" in together["passages"][0]["text"]  # type: ignore[index]
+    assert near_only["hits"] > 0 and (apart["hits"], apart["passages"]) == (0, [])

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import itertools
 import os
+import re
 import resource
 import subprocess
 import sys
@@ -295,3 +296,35 @@ def test_hostile_numerals_cost_their_length_in_time_and_memory() -> None:
         check=False,
     )
     assert (run.returncode, run.stdout.strip()) == (0, "read"), run.stderr[-500:]
+
+
+def brute_sentences(text: str, words: list[str]) -> list[tuple[int, int, int]]:
+    """The sentence places by their definition, read naively: each sentence (to 。 or a line break) holding every
+    word, from its first occurrence to its last; grouped as passages show them (start, end, how many)."""
+    places, offset = [], 0
+    for sentence in re.split("(?<=[。\n])", text):
+        spans = [
+            (offset + i, offset + i + len(w)) for w in words for i in range(len(sentence)) if sentence.startswith(w, i)
+        ]
+        spans = [s for s in spans if not any(o[0] < s[0] < o[1] for o in spans if o[1] - o[0] == s[1] - s[0])]
+        if all(word in sentence for word in words):
+            places.append((min(s for s, _ in spans), max(e for _, e in spans)))
+        offset += len(sentence)
+    groups: list[list[tuple[int, int]]] = []
+    for place in places:
+        if groups and place[0] < groups[-1][0][0] + SHOWN_AFTER:
+            groups[-1].append(place)
+        else:
+            groups.append([place])
+    return [(group[0][0], max(end for _, end in group), len(group)) for group in groups]
+
+
+@settings(max_examples=EXAMPLES, deadline=None)
+@given(st.lists(st.sampled_from(["あ", "過失", "損害", "。", "\n", "x" * 150]), max_size=40))
+def test_sentence_places_are_the_brute_force_ones(pieces: list[str]) -> None:
+    """mode=sentence, from the agent frame: helpers read places where the terms were near but in other sentences."""
+    text = "".join(pieces)
+    found = near_places(text, ((Phrase("過失"),), (Phrase("損害"),)), 1000, sentence=True)
+    expected = brute_sentences(text, ["過失", "損害"])
+    assert [(p.start, p.end, p.count) for p in found.first] == expected
+    assert found.total == sum(count for _, _, count in expected)

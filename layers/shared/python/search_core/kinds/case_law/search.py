@@ -114,18 +114,18 @@ PASSAGES_DESCRIPTION = (
     f"全文を最初から読まずに、該当箇所へ直接進むための操作です。語の出現から {SHOWN_AFTER} 文字以内に続く出現は同じ"
     "箇所にまとめ（count がその数）、1 つの text に示します。各箇所の offset を "
     f"{READ_TEXT} に渡すと、そこから続けて読めます。各箇所の headings は、その箇所がある部分の見出し（例: 事実及び理由"
-    " > 第3 当裁判所の判断 > 2）。hits は判決全体の出現の数（正確。各箇所の count の合計）。続きの箇所は next_start を"
-    " start に渡して読めます。"
-    f"mode=near にすると、すべての語が {NEAR_CHARS} 文字以内に揃って出てくる箇所だけを返します"
-    "（例: 監査役 懸念。語が近くにあるだけで、誰が何を述べたかは text で確かめてください）。"
+    " > 第3 当裁判所の判断 > 2）。hits は判決全体で見つかった数（正確。各箇所の count の合計）。続きの箇所は"
+    " next_start を start に渡して読めます。"
+    f"mode=near にすると、すべての語が {NEAR_CHARS} 文字以内に揃って出てくる箇所だけを、mode=sentence にすると同じ文"
+    "にある箇所だけを返します（例: 監査役 懸念。語が近くにあるだけで、誰が何を述べたかは text で確かめてください）。"
     f"text は語の {PASSAGE_BEFORE} 字前から始まります。"
 )
 PASSAGES_START_DESCRIPTION = "この位置（offset）以降の箇所だけを返す（既定 0）。前の応答の next_start を渡します"
 PASSAGES_MODE_DESCRIPTION = (
-    f"each（既定）: 語ごとのすべての出現。near: すべての語が {NEAR_CHARS} 文字以内に揃う箇所"
-    "（語が 1 つなら each と同じ）"
+    f"each（既定）: 語ごとのすべての出現。near: すべての語が {NEAR_CHARS} 文字以内に揃う箇所。sentence: すべての語が"
+    "同じ文（。または改行まで）にある箇所（語が 1 つなら near・sentence も each と同じ）"
 )
-EACH, NEAR = "each", "near"
+EACH, NEAR, SENTENCE = "each", "near", "sentence"
 PASSAGES_KEYWORDS_DESCRIPTION = f"探す語（{SEARCH} と同じ検索式。OR・除外・引用符も可）"
 PASSAGES_LIMIT_DESCRIPTION = f"返す箇所の数（1〜{MAX_LIMIT}、既定 {DEFAULT_LIMIT}）"
 DOC_ID_DESCRIPTION = f"読む判決の doc_id（{SEARCH} の結果にあるもの）"
@@ -211,7 +211,9 @@ class Passage(BaseModel):
         description="この箇所で見つかった語（検索式に書いたとおり。複数なら 、 区切り。near では揃った語を空白で"
         "つないだもの）"
     )
-    count: int = Field(description="この箇所（text）にある語の出現の数（near では語が揃う箇所の数）")
+    count: int = Field(
+        description="この箇所（text）で見つかった数（each: 語の出現回数。near・sentence: 語が揃うまとまりの数）"
+    )
     headings: list[str] = Field(description="この箇所がある部分の見出し（外側から順に）")
     text: str = Field(description="語の前後の文（元の表記のまま）")
 
@@ -224,8 +226,9 @@ class CasePassagesResponse(BaseModel):
     case_name: str | None
     total_chars: int
     hits: int = Field(
-        description="判決全体で語が出てくる数（すべて数えた正確な数。全ページの各箇所の count の合計）。each では語"
-        "ごとの出現回数の合計で、同じ位置に 2 語が重なればそれぞれ数えます。near では語が揃う箇所の数"
+        description="判決全体で見つかった数（すべて数えた正確な数。全ページの各箇所の count の合計）。each では語"
+        "ごとの出現回数の合計（同じ位置に 2 語が重なればそれぞれ数える）。near・sentence では語が揃うまとまり"
+        "（near: 200 字以内、sentence: 1 文）の数で、語の出現回数ではありません"
     )
     more: bool = Field(description="返した箇所より後にも箇所があれば true（next_start から続きを読めます）")
     next_start: int | None = Field(description="続きの箇所を読むときに start に渡す位置。続きがなければ null")
@@ -296,9 +299,18 @@ class CaseSearch:
             decision = _found(index.decision(doc_id), doc_id)
             full = decision.full_text
             found = (
-                near_places(full, expression.clauses, first, start, decision.regions, deadline, expression.name)
-                if mode == NEAR
-                else occurrences(full, terms, first, start, decision.regions, deadline, expression.name)
+                occurrences(full, terms, first, start, decision.regions, deadline, expression.name)
+                if mode == EACH
+                else near_places(
+                    full,
+                    expression.clauses,
+                    first,
+                    start,
+                    decision.regions,
+                    deadline,
+                    expression.name,
+                    mode == SENTENCE,
+                )
             )
         shown = [_passage(full, hit).model_dump() for hit in found.first]
         fitted, _ = fit_rows(shown, lambda r: _passages_body(decision, full, found, r).model_dump(), budget)
