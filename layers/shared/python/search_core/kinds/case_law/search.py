@@ -133,7 +133,8 @@ OFFSET_DESCRIPTION = "読み始める位置（文字数、既定 0）。前の�
 MAX_HEADING_CHARS = 100
 HEADING_DESCRIPTION = (
     "この見出しの行から読む（offset の代わりに指定）。見出しの番号を外側から（第3の2、第３ > ２ > （１）、主文）、"
-    "または見出しの語（当裁判所の判断、争点2）。間の階層は省けます。最初に当てはまる見出しから読みます"
+    "または見出しの語（当裁判所の判断、争点2）。間の階層は省けます。最初に当てはまる見出しから読みます（その部分の"
+    "終わりでは止まらず、ページの長さまで続きます。続きは next_offset）"
 )
 # How many outermost headings a message lists when a named heading is not found.
 _OUTLINE_SHOWN = 20
