@@ -157,6 +157,14 @@ def test_a_line_that_starts_with_a_quantity_or_a_reference_opens_no_part(line: s
     assert heading_path(text, len(text) - 1) == ["第1 請求"]
 
 
+@pytest.mark.parametrize("line", ["（別紙）", "別紙", "別紙1　物件目録", "【別紙２】"])
+def test_an_appendix_heads_a_section_of_its_own(line: str) -> None:
+    """From the agent frame: an exhibit list after 第4 結論 was read as part of its item 5."""
+    text = f"事実及び理由\n第4　結論\n5　製品名\n本文\n{line}\n1　被告製品1\n甲45"
+    assert heading_path(text, len(text) - 1) == [line, "1　被告製品1"]
+    assert heading_path("第1　請求\n別紙目録記載のとおり\n本文", 20) == ["第1　請求"]  # a sentence naming one
+
+
 @pytest.mark.parametrize("line_end", ["\r\n", "\r"])
 def test_headings_are_found_in_a_text_written_with_cr(line_end: str) -> None:
     """From the red team: a text whose lines end in CRLF showed no headings at all, one of CR line ends a single

@@ -26,6 +26,9 @@ TITLE_CHARS = 30
 LINES_READ_BACK = 5_000
 # What a heading line starts with, by level (NFKC: full-width digits and parentheses become ASCII).
 _SECTIONS = ("主文", "事実及び理由", "理由", "事実")
+# An appendix (別紙, （別紙）, 別紙1 物件目録) heads a whole section too: its lists are no part of the last 第N
+# (an agent helper read 第4 結論 > 5 on an exhibit list).
+_APPENDIX = re.compile(r"[(【\[]?別紙[0-9]*[)】\]]?(?:[ 　].{0,25})?")
 # A number counts a part only if it is not a quantity: never a year, a sum or a ratio (2019 年, 1.5倍, 3 万円), and
 # a numbered marker is not one that a sentence refers to ((1)の事実, (1)は): red team.
 _NOT_A_QUANTITY = r"(?![ 　]*[年月日条項号回円万億%倍])"
@@ -91,7 +94,7 @@ def _line_end(text: str, start: int) -> int:
 def _heading(line: str) -> Heading | None:
     """The heading a line opens, if it starts with a marker (a whole line for 主文 and the like)."""
     stripped = line.strip(" 　")
-    if stripped in _SECTIONS:
+    if stripped in _SECTIONS or _APPENDIX.fullmatch(unicodedata.normalize("NFKC", stripped)):
         return Heading(0, stripped)
     match = _MARKER.match(unicodedata.normalize("NFKC", stripped[:_HEAD_CHARS]))
     if match is None or match.lastindex is None:

@@ -215,7 +215,7 @@ class Passage(BaseModel):
     count: int = Field(
         description="この箇所（text）で見つかった数（each: 語の出現回数。near・sentence: 語が揃うまとまりの数）"
     )
-    headings: list[str] = Field(description="この箇所がある部分の見出し（外側から順に）")
+    headings: list[str] = Field(description="この箇所（その最初の語）がある部分の見出し（外側から順に）")
     text: str = Field(description="語の前後の文（元の表記のまま）")
 
 
