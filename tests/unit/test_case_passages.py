@@ -117,16 +117,19 @@ def test_near_places_are_the_brute_force_ones(pieces: list[str]) -> None:
     found = near_places(text, ((Phrase("過失"),), (Phrase("損害"),)), 1000)
     places = brute_near(text, ["過失", "損害"])
     assert found.total == len(places)
-    # grouped as each passage shows them: those beginning within SHOWN_AFTER of a group's first are one place
+    assert [(p.start, p.end, p.count) for p in found.first] == grouped(places)
+
+
+def grouped(places: list[tuple[int, int]]) -> list[tuple[int, int, int]]:
+    """Places grouped as passages show them, read naively: those beginning within SHOWN_AFTER of a group's first
+    are one, from its first start to its last end (start, end, how many)."""
     groups: list[list[tuple[int, int]]] = []
     for place in places:
         if groups and place[0] < groups[-1][0][0] + SHOWN_AFTER:
             groups[-1].append(place)
         else:
             groups.append([place])
-    assert [(p.start, p.end, p.count) for p in found.first] == [
-        (group[0][0], max(end for _, end in group), len(group)) for group in groups
-    ]
+    return [(group[0][0], max(end for _, end in group), len(group)) for group in groups]
 
 
 def test_heading_paths_follow_the_levels_of_a_judgment() -> None:
@@ -318,13 +321,7 @@ def brute_sentences(text: str, words: list[str]) -> list[tuple[int, int, int]]:
         if all(word in sentence for word in words):
             places.append((min(s for s, _ in spans), max(e for _, e in spans)))
         offset += len(sentence)
-    groups: list[list[tuple[int, int]]] = []
-    for place in places:
-        if groups and place[0] < groups[-1][0][0] + SHOWN_AFTER:
-            groups[-1].append(place)
-        else:
-            groups.append([place])
-    return [(group[0][0], max(end for _, end in group), len(group)) for group in groups]
+    return grouped(places)
 
 
 @settings(max_examples=EXAMPLES, deadline=None)
