@@ -9,6 +9,7 @@ import pytest
 
 from search_core.engine.budget import embedded_bytes
 from search_core.kinds.case_law.models import CaseMatches, CaseQuery, Decision
+from search_core.kinds.case_law.overview import overview
 from search_core.kinds.case_law.pages import page_end
 from search_core.kinds.case_law.query import parse
 from search_core.kinds.case_law.search import _fit_hits, _hit, _search_body
@@ -124,3 +125,26 @@ def test_hits_beyond_the_budget_even_without_their_main_text_are_dropped_and_non
     # Then some hits are dropped, each kept one says its 主文 is cut, and the answer fits
     assert 0 < len(fitted) < 20 and all(not r["main_text_complete"] and r["main_text"] == "…" for r in fitted)
     assert embedded_bytes(make_body(fitted)) <= 3_000 and "主文を途中で切りました" in make_body(fitted)["message"]
+
+
+@pytest.mark.parametrize(
+    ("facts", "expected"),
+    [
+        (
+            "第1 事案の概要\n被告は、本件は時効と主張する。\n1 本件は、原告が賠償を求める事案である。",
+            "本件は、原告が賠償を求める事案である。",
+        ),
+        (
+            "あ" * 19_990 + "。本件は、原告が被告に対し損害賠償を求める事案である。",
+            "本件は、原告が被告に対し損害賠償を求める事案である。",
+        ),
+        ("本件は、原告が【資料。】を根拠に求める事案である。", "本件は、原告が【資料。】を根拠に求める事案である。"),
+        ("本件は、原告が「資料を求める事案である。\n第2 前提事実", "本件は、原告が「資料を求める事案である。"),
+        ("（１）本件は、控訴事件である。", "本件は、控訴事件である。"),
+        ("被告は、本件は時効と主張する。", None),
+    ],
+)
+def test_an_overview_is_the_first_sentence_that_begins_honkenwa(facts: str, expected: str | None) -> None:
+    """From the red team: a 本件は in the middle of a sentence won, one near the end of the window read was cut
+    short without …, a 。 inside 【】 ended it, and a stray 「 ran it past the next lines."""
+    assert overview(facts) == expected

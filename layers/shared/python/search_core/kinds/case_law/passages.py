@@ -89,7 +89,7 @@ class Occurrences:
 
 
 # What ends a sentence, for places where every term occurs in one.
-_SENTENCE_END = re.compile("[。\n]")
+_SENTENCE_END = re.compile("[。\n\r]")
 # How much of the text a passage shows after its first occurrence: the occurrences within it are one place.
 SHOWN_AFTER = 160
 # How close all the terms must be to make one place in proximity: about two sentences of a judgment.
@@ -244,12 +244,14 @@ def near_places(
 
 
 def _in_sentences(spans: Iterator[tuple[int, int, int]], terms: int, plain: str) -> Iterator[tuple[int, int]]:
-    """From each sentence of `plain` (ended by 。 or a line break) that holds every term, the stretch from its first
-    occurrence to its last, left to right; from spans sorted by start, each with its term's index."""
+    """From each sentence of `plain` (ended by 。 or a line break, LF or CR) that holds every term, the stretch from
+    its first occurrence to its last, left to right; from spans sorted by start, each with its term's index."""
     sentence_end = -1  # where the sentence of the stretch being read ends (len(plain) for the last)
     held: set[int] = set()
     stretch: tuple[int, int] | None = None
     for span_start, span_end, index in spans:
+        if _SENTENCE_END.search(plain, span_start, span_end - 1):  # a term holding a sentence's end is in none
+            continue
         if span_start > sentence_end:  # the span begins in a later sentence: found by a search, not end by end
             if stretch is not None and len(held) == terms:
                 yield stretch
