@@ -229,7 +229,7 @@ class CasePassagesResponse(BaseModel):
     hits: int = Field(
         description="判決全体で見つかった数（すべて数えた正確な数。全ページの各箇所の count の合計）。each では語"
         "ごとの出現回数の合計（同じ位置に 2 語が重なればそれぞれ数える）。near・sentence では語が揃うまとまり"
-        "（near: 200 字以内、sentence: 1 文）の数で、語の出現回数ではありません"
+        f"（near: {NEAR_CHARS} 字以内、sentence: 1 文）の数で、語の出現回数ではありません"
     )
     more: bool = Field(description="返した箇所より後にも箇所があれば true（next_start から続きを読めます）")
     next_start: int | None = Field(description="続きの箇所を読むときに start に渡す位置。続きがなければ null")
