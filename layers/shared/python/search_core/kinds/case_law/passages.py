@@ -106,9 +106,7 @@ def aligned(text: str, deadline: float = math.inf) -> tuple[str, array[int]]:
     starts: array[int] = array("q")
     pieces: list[str] = []
     done = 0
-    for count, segment in enumerate(_special_segments(text).finditer(text)):
-        if count % _CLOCK_EVERY == 0 and time.monotonic() > deadline:
-            raise TimeoutError("normalising the decision ran past its deadline")
+    for segment in _until(deadline, _special_segments(text).finditer(text)):
         _align_run(text, done, segment.start(), pieces, starts, deadline)
         piece = _normalized_segment(segment)
         starts.extend([segment.start()] * len(piece))
@@ -160,7 +158,7 @@ def _until(deadline: float, items: Iterable[T]) -> Iterator[T]:
     """`items`, raising TimeoutError once `deadline` (time.monotonic) has passed."""
     for count, item in enumerate(items):
         if count % _CLOCK_EVERY == 0 and time.monotonic() > deadline:
-            raise TimeoutError("finding the places ran past its deadline")
+            raise TimeoutError("reading the decision ran past its deadline")
         yield item
 
 
@@ -190,10 +188,12 @@ def occurrences(
     """
     plain, starts = aligned(text, deadline)
     from_plain = bisect_left(starts, start)
-    spans = merge(*(_indexed(_spans(term, plain, starts, regions or {}), index) for index, term in enumerate(terms)))
+    spans = _merged(enumerate(terms), plain, starts, regions)
     after = dropwhile(lambda span: span[0] < from_plain, spans)
     found = (_occurrence((s, e), starts, len(text), name(terms[index])) for s, e, index in after)
     places, next_start = _grouped(_until(deadline, found), first)
+    # Counted by a second scan of each term: faster than counting the merged stream (0.64 s against 0.85 s for
+    # 900,000 occurrences), which pays for the merge's order.
     total = sum(1 for term in terms for _ in _until(deadline, _spans(term, plain, starts, regions or {})))
     return Occurrences(places, total, next_start)
 
@@ -226,13 +226,7 @@ def near_places(
     [(21, 26)]
     """
     plain, starts = aligned(text, deadline)
-    spans = merge(
-        *(
-            _indexed(_spans(term, plain, starts, regions or {}), index)
-            for index, clause in enumerate(clauses)
-            for term in clause
-        )
-    )
+    spans = _merged(((i, term) for i, clause in enumerate(clauses) for term in clause), plain, starts, regions)
     label = " ".join(" OR ".join(name(term) for term in clause) for clause in clauses)
     together = _in_sentences(spans, len(clauses), plain) if sentence else _stretches(spans, len(clauses))
     stretches = _Counted(_until(deadline, together))
@@ -306,6 +300,14 @@ def _spans(term: Term, plain: str, starts: array[int], regions: Regions) -> Iter
         for span in term.spans(plain)
         if any(low <= starts[span[0]] and starts[span[1] - 1] < high for low, high in bounds)
     )
+
+
+def _merged(
+    indexed: Iterable[tuple[int, Term]], plain: str, starts: array[int], regions: Regions | None
+) -> Iterator[tuple[int, int, int]]:
+    """The spans of every term, in order of position, each with the index it is given (its place in the terms, or
+    its clause's)."""
+    return merge(*(_indexed(_spans(term, plain, starts, regions or {}), index) for index, term in indexed))
 
 
 def _indexed(spans: Iterator[tuple[int, int]], index: int) -> Iterator[tuple[int, int, int]]:
