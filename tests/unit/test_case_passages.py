@@ -268,6 +268,14 @@ def test_finding_places_stops_at_its_deadline() -> None:
         occurrences(text, terms.positive_terms, 5, deadline=time.monotonic() - 1)
     with pytest.raises(TimeoutError):
         near_places(text, terms.clauses, 5, deadline=time.monotonic() - 1)
+    # And so when the occurrences make no place: one term everywhere, the other absent (found in review: the clock
+    # was read only on the places, so 3 million characters ran a second past a deadline of half a second). A text
+    # with nothing to normalise apart is read past the deadline only where its occurrences are.
+    for sentence in (False, True):
+        with pytest.raises(TimeoutError):
+            near_places(
+                "過失" * 10, ((Phrase("過失"),), (Phrase("損害"),)), 5, deadline=time.monotonic() - 1, sentence=sentence
+            )
     # And with time to spare, the same call answers: the deadline is what stopped it
     assert near_places(text, terms.clauses, 5, deadline=time.monotonic() + 60).total == 1_000
 

@@ -226,10 +226,12 @@ def near_places(
     [(21, 26)]
     """
     plain, starts = aligned(text, deadline)
-    spans = _merged(((i, term) for i, clause in enumerate(clauses) for term in clause), plain, starts, regions)
+    # The clock is read on the occurrences, not on the places: a term everywhere beside one that is absent makes
+    # no place at all, and its occurrences were read past the deadline
+    indexed = ((i, term) for i, clause in enumerate(clauses) for term in clause)
+    spans = _until(deadline, _merged(indexed, plain, starts, regions))
     label = " ".join(" OR ".join(name(term) for term in clause) for clause in clauses)
-    together = _in_sentences(spans, len(clauses), plain) if sentence else _stretches(spans, len(clauses))
-    stretches = _Counted(_until(deadline, together))
+    stretches = _Counted(_in_sentences(spans, len(clauses), plain) if sentence else _stretches(spans, len(clauses)))
     found = (_occurrence(stretch, starts, len(text), label) for stretch in stretches)
     places, next_start = _grouped((place for place in found if place.start >= start), first)
     for _ in stretches:  # the rest, counted
