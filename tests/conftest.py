@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import os
 from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
@@ -35,8 +36,11 @@ from search_core.datasets.spec import DatasetSpec
 from search_core.engine.limits import QueryLimits
 from search_core.engine.loading import load_dataset
 from search_core.engine.sandbox import open_sandbox
+from search_core.kinds.case_law.database import open_cases
+from search_core.kinds.case_law.index import CaseIndex
 from search_core.safety.policy import QueryPolicy
 from search_core.storage import s3 as s3_storage
+from search_core.storage.cache import LocalCopy
 from search_core.worker.execute import run_query
 from search_core.worker.result import QueryResult
 
@@ -64,6 +68,22 @@ TEST_LIMITS = QueryLimits.for_function(memory_mb=2048, timeout_seconds=3.0)
 @pytest.fixture
 def test_limits() -> QueryLimits:
     return TEST_LIMITS
+
+
+def write_export(path: Path, rows: Iterable[dict[str, Any]]) -> Path:
+    """`rows` written to `path` as a JSONL export of decisions, one object a line."""
+    path.write_text("".join(json.dumps(row, ensure_ascii=False) + "\n" for row in rows), encoding="utf-8")
+    return path
+
+
+@contextmanager
+def opened_cases(source: Path, work: Path) -> Iterator[CaseIndex]:
+    """The decisions of `source` prepared into `work` and opened as the function opens them, closed after."""
+    opened = open_cases(LocalCopy(source, source.name), TEST_LIMITS, work)
+    try:
+        yield opened
+    finally:
+        opened.close()
 
 
 @pytest.fixture(autouse=True)

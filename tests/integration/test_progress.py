@@ -4,7 +4,6 @@ bar per stage on a terminal and prints one line per stage otherwise, as make upl
 from __future__ import annotations
 
 import io
-import json
 import os
 import re
 import subprocess
@@ -17,7 +16,7 @@ from tooling.progress import StageProgress
 
 from search_core.kinds.case_law.prepare import INDEXING, READING, STAGES, WRITING_INDEX, prepare
 from search_core.kinds.case_law.source import read_decisions
-from tests.conftest import DATA_DIR
+from tests.conftest import DATA_DIR, write_export
 
 SAMPLE = DATA_DIR / "cases.db"
 SAMPLE_ROWS = sum(1 for _ in read_decisions(SAMPLE))
@@ -29,10 +28,8 @@ Call = tuple[str, int, int | None]
 @pytest.fixture
 def jsonl(tmp_path: Path) -> Path:
     """450 decisions, so reading takes three batches, in a file that does not say how many it holds."""
-    path = tmp_path / "cases.jsonl"
     rows = ({"doc_id": f"D{n:04d}", "date": "2024-01-01", "main_text": f"主文{n}"} for n in range(450))
-    path.write_text("".join(json.dumps(row, ensure_ascii=False) + "\n" for row in rows), encoding="utf-8")
-    return path
+    return write_export(tmp_path / "cases.jsonl", rows)
 
 
 def told(source: Path, target: Path) -> tuple[list[Call], int]:

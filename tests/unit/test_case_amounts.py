@@ -3,7 +3,6 @@ contains it (kinds/case_law/amounts.py)."""
 
 from __future__ import annotations
 
-import json
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -13,7 +12,6 @@ from hypothesis import strategies as st
 
 from search_core.kinds.case_law.amounts import Amount, AmountRange, amount_keys, written_sums
 from search_core.kinds.case_law.citations import Citation
-from search_core.kinds.case_law.database import open_cases
 from search_core.kinds.case_law.dates import parse_decision_date
 from search_core.kinds.case_law.index import CaseIndex
 from search_core.kinds.case_law.models import CaseQuery
@@ -24,8 +22,7 @@ from search_core.kinds.case_law.query import parse
 from search_core.kinds.case_law.snippet import snippet
 from search_core.kinds.case_law.source import read_decisions
 from search_core.kinds.case_law.terms import DateSpan, Phrase, Term
-from search_core.storage.cache import LocalCopy
-from tests.conftest import TEST_LIMITS
+from tests.conftest import opened_cases, write_export
 
 THREE_MILLION = [
     "金三百万円",
@@ -134,21 +131,18 @@ def test_a_passage_and_a_snippet_show_the_sum_as_the_decision_writes_it() -> Non
 
 @pytest.fixture(scope="module")
 def corpus(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    path = tmp_path_factory.mktemp("amounts") / "cases.jsonl"
     rows = [
         {"doc_id": doc_id, "court": "東京地方裁判所", "date": f"2024-12-{31 - number:02d}", "case_number": None,
          "case_name": "損害賠償請求事件", "main_text": sentence, "facts_and_reasons": "理由は別紙のとおり。"}
         for number, (doc_id, sentence) in enumerate(CORPUS.items())
     ]  # fmt: skip
-    path.write_text("".join(json.dumps(row, ensure_ascii=False) + "\n" for row in rows))
-    return path
+    return write_export(tmp_path_factory.mktemp("amounts") / "cases.jsonl", rows)
 
 
 @pytest.fixture(scope="module")
 def index(corpus: Path, tmp_path_factory: pytest.TempPathFactory) -> Iterator[CaseIndex]:
-    opened = open_cases(LocalCopy(corpus, "amounts"), TEST_LIMITS, tmp_path_factory.mktemp("prepared"))
-    yield opened
-    opened.close()
+    with opened_cases(corpus, tmp_path_factory.mktemp("prepared")) as opened:
+        yield opened
 
 
 def found(index: CaseIndex, keywords: str) -> set[str]:

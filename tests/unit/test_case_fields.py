@@ -21,16 +21,15 @@ from search_core.kinds.case_law.query import parse
 from search_core.kinds.case_law.search import NAME_CHARS
 from search_core.kinds.case_law.search import _identity as identity
 from search_core.storage.cache import LocalCopy
-from tests.conftest import DATA_DIR, TEST_LIMITS
+from tests.conftest import DATA_DIR, TEST_LIMITS, opened_cases
 
 ROWS = sqlite3.connect(DATA_DIR / "cases.db").execute("SELECT doc_id, case_name, main_text FROM cases").fetchall()
 
 
 @pytest.fixture(scope="module")
 def index(tmp_path_factory: pytest.TempPathFactory) -> Iterator[CaseIndex]:
-    opened = open_cases(LocalCopy(DATA_DIR / "cases.db", "sample"), TEST_LIMITS, tmp_path_factory.mktemp("cases"))
-    yield opened
-    opened.close()
+    with opened_cases(DATA_DIR / "cases.db", tmp_path_factory.mktemp("cases")) as opened:
+        yield opened
 
 
 def found(index: CaseIndex, keywords: str) -> set[str]:

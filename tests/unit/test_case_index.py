@@ -14,7 +14,6 @@ from hypothesis import strategies as st
 
 from search_core.kinds.case_law.citations import Citation
 from search_core.kinds.case_law.courts import canonical_court
-from search_core.kinds.case_law.database import open_cases
 from search_core.kinds.case_law.dates import date_span, parse_decision_date
 from search_core.kinds.case_law.index import CaseIndex, relevance
 from search_core.kinds.case_law.models import CaseMatches, CaseQuery
@@ -23,18 +22,15 @@ from search_core.kinds.case_law.prepare import search_text
 from search_core.kinds.case_law.query import Expression, parse
 from search_core.kinds.case_law.source import read_decisions
 from search_core.kinds.case_law.terms import Phrase
-from search_core.storage.cache import LocalCopy
-from tests.conftest import DATA_DIR, TEST_LIMITS
+from tests.conftest import DATA_DIR, opened_cases, write_export
 
 SAMPLE = DATA_DIR / "cases.db"
 
 
 @pytest.fixture(scope="module")
 def index(tmp_path_factory: pytest.TempPathFactory) -> Iterator[CaseIndex]:
-    work = tmp_path_factory.mktemp("cases")
-    opened = open_cases(LocalCopy(SAMPLE, "sample"), TEST_LIMITS, work)
-    yield opened
-    opened.close()
+    with opened_cases(SAMPLE, tmp_path_factory.mktemp("cases")) as opened:
+        yield opened
 
 
 def ids(index: CaseIndex, keywords: str, limit: int = 20, **filters: object) -> list[str]:
@@ -213,7 +209,6 @@ def test_operators_give_exactly_the_and_of_ors_without_the_excluded(
 
 def test_csv_and_jsonl_exports_prepare_to_the_same_index(tmp_path: Path, index: CaseIndex) -> None:
     import csv
-    import json
 
     con = sqlite3.connect(SAMPLE)
     columns = [r[1] for r in con.execute("PRAGMA table_info(cases)")]
@@ -224,15 +219,10 @@ def test_csv_and_jsonl_exports_prepare_to_the_same_index(tmp_path: Path, index: 
         writer = csv.writer(handle)
         writer.writerow(columns)
         writer.writerows(rows)
-    jsonl_path.write_text(
-        "".join(json.dumps(dict(zip(columns, r, strict=True)), ensure_ascii=False) + "\n" for r in rows)
-    )
+    write_export(jsonl_path, (dict(zip(columns, r, strict=True)) for r in rows))
     for path in (csv_path, jsonl_path):
-        other = open_cases(LocalCopy(path, path.name), TEST_LIMITS, tmp_path / path.suffix[1:])
-        try:
+        with opened_cases(path, tmp_path / path.suffix[1:]) as other:
             assert ids(other, "損害賠償") == ids(index, "損害賠償")
-        finally:
-            other.close()
 
 
 def test_short_terms_are_counted_by_the_index_alone(index: CaseIndex) -> None:

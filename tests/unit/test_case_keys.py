@@ -3,7 +3,6 @@ sum), so searching by keys finds what reading every text finds; a file prepared 
 
 from __future__ import annotations
 
-import json
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -22,7 +21,7 @@ from search_core.kinds.case_law.normalize import normalize
 from search_core.kinds.case_law.prepare import FORMAT_VERSION, prepare, search_text
 from search_core.kinds.case_law.query import parse
 from search_core.storage.cache import LocalCopy
-from tests.conftest import TEST_LIMITS
+from tests.conftest import TEST_LIMITS, opened_cases, write_export
 
 # What decisions write around citations and sums, in pieces that meet in every way a text can put them together;
 # the keywords are pieces too, so that texts often hold them.
@@ -97,18 +96,15 @@ KEYWORDS = ("民法709条1項", "709条", "709条の2", "会社法第423条", "4
 
 @pytest.fixture(scope="module")
 def decisions(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    path = tmp_path_factory.mktemp("keys") / "cases.jsonl"
     columns = ("doc_id", "date", "case_name", "main_text", "facts_and_reasons")
-    lines = (json.dumps(dict(zip(columns, row, strict=True)), ensure_ascii=False) + "\n" for row in DECISIONS)
-    path.write_text("".join(lines))
-    return path
+    rows = (dict(zip(columns, row, strict=True)) for row in DECISIONS)
+    return write_export(tmp_path_factory.mktemp("keys") / "cases.jsonl", rows)
 
 
 @pytest.fixture(scope="module")
 def index(decisions: Path, tmp_path_factory: pytest.TempPathFactory) -> Iterator[CaseIndex]:
-    opened = open_cases(LocalCopy(decisions, "v1"), TEST_LIMITS, tmp_path_factory.mktemp("work"))
-    yield opened
-    opened.close()
+    with opened_cases(decisions, tmp_path_factory.mktemp("work")) as opened:
+        yield opened
 
 
 def scanned(keywords: str) -> list[str]:
@@ -149,10 +145,7 @@ def test_a_raw_file_prepared_by_older_code_is_prepared_again(decisions: Path, tm
     work.mkdir()
     stale = work / "cases-v4-0123456789abcdef.duckdb"
     stale.write_bytes(b"prepared by older code")
-    opened = open_cases(LocalCopy(decisions, "v1"), TEST_LIMITS, work)
-    try:
+    with opened_cases(decisions, work) as opened:
         found = opened.search(CaseQuery(parse("300万円"), limit=10))
         assert [d.doc_id for d in found.decisions] == ["a", "b", "c", "d"]
-    finally:
-        opened.close()
     assert not stale.exists()

@@ -14,7 +14,6 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from search_core.kinds.case_law.citations import Citation
-from search_core.kinds.case_law.database import open_cases
 from search_core.kinds.case_law.index import CaseIndex, relevance
 from search_core.kinds.case_law.models import CaseQuery
 from search_core.kinds.case_law.normalize import normalize
@@ -24,8 +23,7 @@ from search_core.kinds.case_law.query import Expression, parse
 from search_core.kinds.case_law.snippet import snippet
 from search_core.kinds.case_law.source import read_decisions
 from search_core.kinds.case_law.terms import DateSpan, PatternTerm, Phrase, Term
-from search_core.storage.cache import LocalCopy
-from tests.conftest import DATA_DIR, TEST_LIMITS
+from tests.conftest import DATA_DIR, opened_cases
 
 SAMPLE = DATA_DIR / "cases.db"
 _TEXT = "損害賠償民法第七百九709条の12項号令和元平成年月日-/ 　"
@@ -102,9 +100,8 @@ _ANY_WA_CASE = CaseNumber("(ワ)第n号", re.compile(r"\(ワ\)第\d+号"))
 
 @pytest.fixture(scope="module")
 def index(tmp_path_factory: pytest.TempPathFactory) -> Iterator[CaseIndex]:
-    opened = open_cases(LocalCopy(SAMPLE, "sample"), TEST_LIMITS, tmp_path_factory.mktemp("cases"))
-    yield opened
-    opened.close()
+    with opened_cases(SAMPLE, tmp_path_factory.mktemp("cases")) as opened:
+        yield opened
 
 
 def test_a_new_kind_of_term_is_searched_through_the_protocol_alone(index: CaseIndex) -> None:

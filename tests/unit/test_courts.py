@@ -3,7 +3,6 @@ a name never matches inside a longer court word (高裁 in 最高裁判所, 大�
 
 from __future__ import annotations
 
-import json
 from collections.abc import Iterator
 
 import duckdb
@@ -12,6 +11,7 @@ import pytest
 from search_core.kinds.case_law.index import CaseIndex
 from search_core.kinds.case_law.prepare import prepare
 from search_core.kinds.case_law.search import case_query
+from tests.conftest import write_export
 
 # One decision per court, named by doc_id; 大阪地裁 is stored abbreviated, as some sources write it.
 COURTS = {
@@ -39,8 +39,7 @@ def index(tmp_path_factory: pytest.TempPathFactory) -> Iterator[CaseIndex]:
         {"doc_id": doc_id, "court": court, "date": f"2024-01-{day:02d}", "main_text": "主文"}
         for day, (doc_id, court) in enumerate(COURTS.items(), start=1)
     ]
-    source.write_text("".join(json.dumps(row, ensure_ascii=False) + "\n" for row in rows), encoding="utf-8")
-    prepare(source, work / "cases.duckdb")
+    prepare(write_export(source, rows), work / "cases.duckdb")
     opened = CaseIndex(duckdb.connect(str(work / "cases.duckdb"), read_only=True))
     yield opened
     opened.close()
