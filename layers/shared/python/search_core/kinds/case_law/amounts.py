@@ -124,9 +124,8 @@ class Amount(Term):
         # No writing stands whole inside another writing found (its inner characters follow a digit, a unit or a
         # digit and comma), so skipping past each one found misses none.
         for match in self._writings.finditer(text):
-            start, end = match.span()
-            if not _LARGER_BEFORE.search(text, max(start - 2, 0), start):
-                yield (start - 1 if text[start - 1 : start] == "金" else start), end
+            if (start := _sum_start(text, match.start())) is not None:
+                yield start, match.end()
 
     def may_hold_in(self, utf8: bytes) -> bool:
         return self._any_writing_utf8.search(utf8) is not None
@@ -175,10 +174,17 @@ def written_sums(text: str) -> tuple[tuple[int, int, int], ...]:
 
 def _sums_in(text: str) -> Iterator[tuple[int, int, int]]:
     for match in _WRITTEN.finditer(text):
-        start = match.start()
-        if not _LARGER_BEFORE.search(text, max(start - 2, 0), start) and (value := _value(match.group(1))) is not None:
-            end = start + len(match.group(1)) + 1
-            yield (start - 1 if text[start - 1 : start] == "金" else start), end, value
+        number = match.group(1)
+        if (start := _sum_start(text, match.start())) is not None and (value := _value(number)) is not None:
+            yield start, match.start() + len(number) + 1, value
+
+
+def _sum_start(text: str, written: int) -> int | None:
+    """Where a writing found at `written` begins as a sum, with the 金 written right before it; None if it is the
+    end of a larger number or a vague one (_LARGER_BEFORE): the one rule Amount and written_sums both read by."""
+    if _LARGER_BEFORE.search(text, max(written - 2, 0), written):
+        return None
+    return written - 1 if text[written - 1 : written] == "金" else written
 
 
 # How a keyword bounds a sum, after its 円: at least, at most, more than, less than.
