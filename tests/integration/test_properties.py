@@ -28,6 +28,10 @@ EXAMPLES = int(os.environ.get("HYPOTHESIS_EXAMPLES", "300"))
 # Every SQL action group of the catalogue, each from its generated example event.
 FUNCTIONS = {name: group.example_event for name, group in ACTION_GROUPS.items()}
 SQL_FUNCTIONS = {name: FUNCTIONS[name] for name in SQL_TABLES}
+# A decision the sample holds, so random reads also reach the 200 page and not only the errors
+READABLE_DOC_ID = next(
+    p["value"] for p in load_event("search_cases/read_text.json")["parameters"] if p["name"] == "doc_id"
+)
 SQL_TOKENS = [
     "SELECT", "FROM", "WHERE", "events", "stores", "'events.csv'", '"stores.csv"', "*", "count(*)", "LIMIT", "ORDER BY",
     "GROUP BY", ";", "--", "/*", "*/", "(", ")", "'", '"', "UNION", "WITH", "x AS", "read_text('/etc/passwd')",
@@ -89,7 +93,8 @@ def assert_well_formed(response: Any, event: Any) -> None:
     assert all(isinstance(inner[key], str) for key in ("actionGroup", "apiPath", "httpMethod"))
     assert inner["httpStatusCode"] in (200, 400, 404, 422, 503)
     body = json.loads(inner["responseBody"]["application/json"]["body"])
-    assert ("results" in body) if inner["httpStatusCode"] == 200 else isinstance(body["error"], str)
+    if inner["httpStatusCode"] != 200:  # a 200 body's shape is the operation's own: the published schema checks it
+        assert isinstance(body["error"], str) and body["error"]
     assert isinstance(response["sessionAttributes"], dict)
     assert isinstance(response["promptSessionAttributes"], dict)
     if isinstance(event, dict) and isinstance(event.get("sessionAttributes"), dict) and inner["httpStatusCode"] != 422:
@@ -135,7 +140,10 @@ def test_random_case_searches_never_break_the_response(
 
 
 @settings(max_examples=EXAMPLES, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
-@given(doc_id=st.text(max_size=40), offset=st.one_of(st.none(), st.text(max_size=8), st.integers(-10, 10**7).map(str)))
+@given(
+    doc_id=st.one_of(st.just(READABLE_DOC_ID), st.text(max_size=40)),
+    offset=st.one_of(st.none(), st.text(max_size=8), st.integers(-10, 10**7).map(str)),
+)
 def test_random_text_reads_never_break_the_response(
     functions: dict[str, ModuleType], published: dict[str, Any], doc_id: str, offset: str | None
 ) -> None:
