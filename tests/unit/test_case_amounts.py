@@ -317,6 +317,20 @@ def test_a_sum_after_a_digit_and_a_japanese_comma_is_part_of_a_larger_sum() -> N
     assert amount_keys(normalize("1、2、3の各項")) == set() and normalize("1、2、3") == "1、2、3"
 
 
+def test_arabic_digits_after_a_kanji_unit_are_its_last_places() -> None:
+    """From the red team: 金1千300万円 read as 1000300万円, so 1300万円 did not find it."""
+    thirteen_million = amount("1300万円")
+    assert thirteen_million.holds(normalize("被告は金1千300万円を支払え")) and thirteen_million.holds(
+        normalize("金1千3百万円")
+    )
+    assert amount_keys(normalize("金1千300万円と金2億3千5万円と千50円")) == {
+        "yen:13000000",
+        "yen:230050000",
+        "yen:1050",
+    }
+    assert not amount("300万円").holds(normalize("金1千300万円"))
+
+
 def test_thousands_of_yen_are_the_sum_they_write() -> None:
     """From the red team: 3,000千円 normalised to 3,1000円, so it matched a decision writing 金3,1000円."""
     three_million = Amount.read(normalize("3,000千円"))

@@ -34,7 +34,7 @@ def test_kanji_and_arabic_numerals_meet(kanji: str, arabic: str) -> None:
 @pytest.mark.parametrize(
     ("mixed", "written"),
     [("3百万円", "300万円"), ("1億5千万円", "1億5000万円"), ("一億5千万円", "1億5000万円"), ("3千5百万円", "3500万円"),
-     ("2千円", "2000円")],
+     ("2千円", "2000円"), ("金1千300万円", "金1300万円"), ("第1千3条", "第1003条")],
 )  # fmt: skip
 def test_an_arabic_digit_before_a_kanji_unit_counts_it(mixed: str, written: str) -> None:
     assert normalize(mixed) == written

@@ -23,9 +23,26 @@ _LARGE_UNITS = {"万": 10_000, "億": 100_000_000, "兆": 1_000_000_000_000}
 # 3,000 and 千 (red team: it became 3,0001000円). An Arabic run before 十, 百 or 千 may hold thousands commas.
 # The runs are possessive and an Arabic run bounded (no numeral is converted past _MAX_NUMERAL_CHARS): red team, a
 # run of ",,1" took quadratic time and a run of 一 300 bytes a character when the engine kept every way back.
-_ARABIC = "[0-9][0-9,]{0,23}+(?=[十百千])"
-_KANJI = f"[〇零一二三四五六七八九十百千万億兆]|{_ARABIC}"
-_NUMERAL = re.compile(f"(?<![0-9])(?:[〇零一二三四五六七八九十百千]|(?<![0-9][,.]){_ARABIC})(?:{_KANJI})*+")
+
+
+def numeral_pattern(digit: str, comma: str, point: str) -> str:
+    """The pattern of a numeral by the rules above, its Arabic digits, commas and decimal points being the characters
+    of the classes given: normalize() reads folded text (0-9), findInCase's alignment the text as written (０-９ too).
+
+    >>> re.fullmatch(numeral_pattern("0-9", ",", "."), "一億5千300万") is not None
+    True
+    """
+    arabic = f"[{digit}][{digit}{comma}]{{0,23}}+(?=[十百千])"
+    # Inside a numeral, Arabic digits right after a small unit, as many as it leaves room for, are its last places,
+    # as kanji would be (1千300万円 is 1300万円, not 1000 then 300万: red team; 第1千3条 is 第千三条, 第1003条).
+    last_places = f"(?:(?<=千)[{digit}]{{1,3}}|(?<=百)[{digit}]{{1,2}}|(?<=十)[{digit}])(?![{digit}{comma}{point}])"
+    return (
+        f"(?<![{digit}])(?:[〇零一二三四五六七八九十百千]|(?<![{digit}][{comma}{point}]){arabic})"
+        f"(?:[〇零一二三四五六七八九十百千万億兆]|{arabic}|{last_places})*+"
+    )
+
+
+_NUMERAL = re.compile(numeral_pattern("0-9", ",", "."))
 # The formal numerals (大字) of sums and registers (金壱百萬円, 金参拾万円), read as the common ones, but only in a
 # sum, right before 円: 参 and 拾 are also words (参加, 拾う; after 金 too: 賃金参考資料, red team). Like a numeral,
 # never right after an Arabic digit. A run is read only from its start, so no run is scanned again from inside it
@@ -127,6 +144,8 @@ def _arabic(match: re.Match[str]) -> str:
     (True, '金300万円', '1億2000万', '1989')
     >>> [normalize(n) for n in ("3百万円", "1億5千万円", "一億5千万円", "3千5百万円", "3万円", "3,000千円", "1.5千円")]
     ['300万円', '1億5000万円', '1億5000万円', '3500万円', '3万円', '3000000円', '1.5千円']
+    >>> [normalize(n) for n in ("金1千300万円", "千50円", "2億3千5万円", "第1千3条", "二十3人")]
+    ['金1300万円', '1050円', '2億3005万円', '第1003条', '23人']
     """
     numeral = match.group()
     if len(numeral) > _MAX_NUMERAL_CHARS:

@@ -24,18 +24,20 @@ from heapq import merge
 from itertools import dropwhile
 from typing import TypeVar
 
-from search_core.kinds.case_law.normalize import FORMAL_RUN, common_numerals, fold, normalize, separated
+from search_core.kinds.case_law.normalize import (
+    FORMAL_RUN,
+    common_numerals,
+    fold,
+    normalize,
+    numeral_pattern,
+    separated,
+)
 from search_core.kinds.case_law.terms import Term
 
-# What normalize() reads as one: a numeral run, as its _NUMERAL reads one (七百九 → 709; 3百万 → 300万, digits full
-# width or not), and a character with the marks NFKC composes into it (ｶﾞ → ガ, カ+U+3099 → ガ, jamo into a
-# syllable). Every other character is normalised on its own.
-_ARABIC_RUN = "[0-9０-９][0-9０-９,，]{0,23}+(?=[十百千])"
-_NUMERAL_RUN = (
-    f"(?P<formal>{FORMAL_RUN})"
-    f"|(?P<numeral>(?<![0-9０-９])(?:[〇零一二三四五六七八九十百千]|(?<![0-9０-９][,，.．]){_ARABIC_RUN})"
-    f"(?:[〇零一二三四五六七八九十百千万億兆]|{_ARABIC_RUN})*+)"
-)
+# What normalize() reads as one: a numeral run, as it reads one (七百九 → 709; 3百万 → 300万, digits full width or
+# not), and a character with the marks NFKC composes into it (ｶﾞ → ガ, カ+U+3099 → ガ, jamo into a syllable). Every
+# other character is normalised on its own.
+_NUMERAL_RUN = f"(?P<formal>{FORMAL_RUN})|(?P<numeral>{numeral_pattern('0-9０-９', ',，', '.．')})"
 _MARKS = "[\\u0300-\\u036f\\u1160-\\u11ff\\u20d0-\\u20ff\\u3099\\u309a\\ufe20-\\ufe2f\\uff9e\\uff9f]"
 _SEGMENT = re.compile(f"{_NUMERAL_RUN}|.{_MARKS}*", re.DOTALL)
 # How often a long loop looks at the clock: often enough to stop within a millisecond or so of its deadline.
