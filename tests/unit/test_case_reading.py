@@ -8,11 +8,11 @@ from typing import Any
 import pytest
 
 from search_core.engine.budget import embedded_bytes
+from search_core.kinds.case_law.answers import fit_hits, hit, search_body
 from search_core.kinds.case_law.models import CaseMatches, CaseQuery, Decision
 from search_core.kinds.case_law.overview import overview
 from search_core.kinds.case_law.pages import page_end
 from search_core.kinds.case_law.query import parse
-from search_core.kinds.case_law.search import _fit_hits, _hit, _search_body
 from search_core.kinds.case_law.snippet import AFTER, BEFORE, SCAN_CHARS, snippet
 from search_core.kinds.case_law.terms import Phrase
 
@@ -103,10 +103,10 @@ def test_a_citation_keyword_is_shown_where_its_citation_is() -> None:
 def test_more_is_true_whenever_more_may_match(total: int, exact: bool, more: bool) -> None:
     # Given five decisions returned, and a total that is exact or only a lower bound (counting stopped at five)
     decision = Decision(0, "D1", "東京地裁", date(2024, 1, 1), "令和6年1月1日", None, "損害賠償請求事件", "主文", "")
-    rows = [_hit(decision, (Phrase("損害"),)).model_dump()] * 5
+    rows = [hit(decision, (Phrase("損害"),)).model_dump()] * 5
     found = CaseMatches([decision] * 5, total, exact)
     # When the answer is built, Then `more` is false only when the count proves nothing else matches
-    body = _search_body(rows, found, None, CaseQuery(parse("損害"), 5))
+    body = search_body(rows, found, None, CaseQuery(parse("損害"), 5))
     assert (body.count, body.more) == (5, more)
 
 
@@ -114,14 +114,14 @@ def test_hits_beyond_the_budget_even_without_their_main_text_are_dropped_and_non
     # Given twenty hits with long 主文 and a budget too small for twenty hits even without them
     main_text = "被告は、原告に対し、金300万円を支払え。" * 50
     decision = Decision(0, "D1", "東京地裁", date(2024, 1, 1), "令和6年1月1日", None, "損害賠償請求事件", main_text, "")
-    rows = [_hit(decision, (Phrase("損害"),)).model_dump()] * 20
+    rows = [hit(decision, (Phrase("損害"),)).model_dump()] * 20
     found = CaseMatches([decision] * 20, 20, True)
 
     def make_body(fitted: list[dict[str, Any]]) -> Any:
-        return _search_body(fitted, found, None, CaseQuery(parse("損害"), 20)).model_dump()
+        return search_body(fitted, found, None, CaseQuery(parse("損害"), 20)).model_dump()
 
     # When the hits are fitted to it
-    fitted = _fit_hits(rows, make_body, 3_000)
+    fitted = fit_hits(rows, make_body, 3_000)
     # Then some hits are dropped, each kept one says its 主文 is cut, and the answer fits
     assert 0 < len(fitted) < 20 and all(not r["main_text_complete"] and r["main_text"] == "…" for r in fitted)
     assert embedded_bytes(make_body(fitted)) <= 3_000 and "主文を途中で切りました" in make_body(fitted)["message"]

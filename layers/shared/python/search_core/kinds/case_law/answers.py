@@ -1,0 +1,198 @@
+"""Decisions made into answers: the fields that name a decision, a hit with its 主文, snippet and overview, hits
+fitted to the response budget, the message when nothing matches, a passage, a page."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from search_core.engine.budget import embedded_bytes, fit_rows
+from search_core.engine.limits import TRUNCATION_MARKER
+from search_core.kinds.case_law.headings import heading_path
+from search_core.kinds.case_law.index import MAX_COUNTED_TERMS
+from search_core.kinds.case_law.models import CaseMatches, CaseQuery, Decision
+from search_core.kinds.case_law.overview import overview
+from search_core.kinds.case_law.pages import largest
+from search_core.kinds.case_law.passages import SHOWN_AFTER, Occurrences, Place
+from search_core.kinds.case_law.query import Expression
+from search_core.kinds.case_law.responses import (
+    CaseHit,
+    CasePassagesResponse,
+    CaseSearchResponse,
+    CaseTextResponse,
+    Passage,
+    TermCount,
+)
+from search_core.kinds.case_law.snippet import excerpt, snippet
+from search_core.kinds.case_law.terms import Term
+from search_core.kinds.case_law.wording import MAIN_TEXT_CUT, NAME_CHARS, NO_HITS, PASSAGE_BEFORE, READ_TEXT
+
+
+def excluded_names(expression: Expression) -> str:
+    """The excluded terms as a message names them (-損害、-控訴), each as the agent wrote it."""
+    return "、".join(f"-{expression.name(term)[:60]}" for term in expression.excluded)
+
+
+def identity(decision: Decision) -> dict[str, Any]:
+    """The fields that name a decision in every response, each cut to NAME_CHARS (marked): a name as long as a
+    page would leave no room for the text it names (red team: a 40,000-character case name made a decision
+    unreadable)."""
+    return {
+        "doc_id": decision.doc_id,
+        "court": _name(decision.court),
+        "date": decision.date.isoformat() if decision.date else None,
+        "case_number": _name(decision.case_number),
+        "case_name": _name(decision.case_name),
+    }
+
+
+def _name(value: str | None) -> str | None:
+    return value if value is None or len(value) <= NAME_CHARS else value[:NAME_CHARS] + TRUNCATION_MARKER
+
+
+def hit(decision: Decision, keywords: tuple[Term, ...]) -> CaseHit:
+    """The decision with its 主文 whole and a passage around its first hit of a positive term (the opening if
+    none)."""
+    # A term confined to a part is left to that part: the 主文 comes whole in the hit.
+    shown, at = snippet(decision.body, tuple(term for term in keywords if term.field is None))
+    return CaseHit(
+        **identity(decision),
+        date_text=decision.date_text,
+        main_text=decision.main_text,
+        main_text_complete=True,
+        overview=overview(decision.facts_and_reasons),
+        snippet=shown,
+        headings=heading_path(decision.full_text, decision.full_offset(at)),
+        total_chars=len(decision.full_text),
+    )
+
+
+def fit_hits(
+    rows: list[dict[str, Any]], make_body: Callable[[list[dict[str, Any]]], Any], budget: int
+) -> list[dict[str, Any]]:
+    """The hits within `budget`: every 主文 whole when they fit; else every 主文 longer than one length cut to it,
+    the longest length that lets every hit fit (so short ones stay whole); hits are dropped (and other values
+    clipped, fit_rows) only when no 主文 at all leaves room for them."""
+
+    def fits(length: int) -> bool:
+        return embedded_bytes(make_body(_cut_main_texts(rows, length))) <= budget
+
+    longest = max((len(row["main_text"] or "") for row in rows), default=0)
+    if fits(longest):
+        return rows
+    if not fits(0):
+        return fit_rows(_cut_main_texts(rows, 0), make_body, budget)[0]
+    return _cut_main_texts(rows, largest(0, longest, fits))
+
+
+def _cut_main_texts(rows: list[dict[str, Any]], length: int) -> list[dict[str, Any]]:
+    """The hits with each 主文 longer than `length` characters cut there, marked, and said not to be whole.
+
+    >>> _cut_main_texts([{"main_text": "本件控訴を棄却する。", "main_text_complete": True}], 4)
+    [{'main_text': '本件控訴…', 'main_text_complete': False}]
+    """
+    return [
+        {**row, "main_text": row["main_text"][:length] + MAIN_TEXT_CUT, "main_text_complete": False}
+        if len(row["main_text"] or "") > length
+        else row
+        for row in rows
+    ]
+
+
+def search_body(
+    rows: list[dict[str, Any]], found: CaseMatches, note: str | None, query: CaseQuery
+) -> CaseSearchResponse:
+    hits = [CaseHit.model_validate(row) for row in rows]
+    named = query.expression.name
+    counts = [TermCount(term=named(t)[:100], count=n) for t, n in found.term_counts.items()] or None
+    estimate = None if found.total_exact else f"該当は少なくとも {found.total} 件です（すべては数えていません）。"
+    cut = _main_texts_cut_note(hits)
+    message = " ".join(part for part in (note, estimate, cut, None if hits else _no_hits(found, query)) if part) or None
+    return CaseSearchResponse(
+        results=hits,
+        count=len(hits),
+        total=found.total,
+        total_exact=found.total_exact,
+        more=found.total > len(hits) or not found.total_exact,  # uncounted candidates may hold more
+        message=message,
+        term_counts=counts,
+    )
+
+
+def _main_texts_cut_note(hits: list[CaseHit]) -> str | None:
+    cut = sum(not hit.main_text_complete for hit in hits)
+    if not cut:
+        return None
+    return (
+        f"応答サイズに収めるため、{cut} 件の主文を途中で切りました（main_text_complete が false、"
+        f"末尾 {MAIN_TEXT_CUT}）。その主文の全文は doc_id を {READ_TEXT} に渡して offset 0 から読めます。"
+        "limit を小さくすると 1 件あたりの主文を長く返せます。"
+    )
+
+
+def _no_hits(found: CaseMatches, query: CaseQuery) -> str:
+    """Why nothing matched: the terms no decision holds, or the filters that leave nothing."""
+    parts = [NO_HITS]
+    missing = [query.expression.name(term)[:60] for term, n in found.term_counts.items() if n == 0]
+    where = "court・日付の条件の中に、" if query.filtered else ""
+    every_term_counted = len(found.term_counts) == len(query.expression.positive_terms)
+    if missing:
+        parts.append(f"{where}次の語を含む判決はありません: {'、'.join(missing)}。表記を変えるか語を外してください。")
+    elif found.term_counts and every_term_counted and all(found.term_counts.values()) and not found.without_excluded:
+        parts.append(
+            "語はそれぞれ見つかりますが、すべてを満たす判決はありません（term_counts を参照）。"
+            "OR を使うか語を減らしてください。"
+        )
+    uncounted = [query.expression.name(t)[:60] for t in query.expression.positive_terms if t not in found.term_counts]
+    if uncounted:  # red team: the terms past the counted ones were left unsaid
+        parts.append(f"次の語は数えていません（数えるのは最初の {MAX_COUNTED_TERMS} 語まで）: {'、'.join(uncounted)}。")
+    if found.without_excluded:
+        excluded = excluded_names(query.expression)
+        parts.append(
+            f"除外語（{excluded}）を外すと {found.without_excluded} 件あります（除外は語の一部にも一致します。"
+            "たとえば -控訴 は 控訴人 を含む判決も除きます）。"
+        )
+    if found.filtered_total == 0:
+        parts.append("court・日付の条件だけで 0 件です。裁判所名や期間を見直してください。")
+    elif found.filtered_total is not None:
+        parts.append(f"court・日付の条件を満たす判決は {found.filtered_total} 件あります。")
+    return "".join(parts)
+
+
+def passage(full: str, place: Place) -> Passage:
+    text = excerpt(full, place.start, place.end, PASSAGE_BEFORE, SHOWN_AFTER)
+    return Passage(
+        offset=place.start,
+        term="、".join(place.terms),
+        count=place.count,
+        headings=heading_path(full, place.start),
+        text=text,
+    )
+
+
+def passages_body(
+    decision: Decision, full: str, found: Occurrences, rows: list[dict[str, Any]]
+) -> CasePassagesResponse:
+    # Passages the budget left out are read from the next page, which begins at the first of them.
+    next_start = found.first[len(rows)].start if len(rows) < len(found.first) else found.next_start
+    return CasePassagesResponse(
+        **identity(decision),
+        total_chars=len(full),
+        hits=found.total,
+        more=next_start is not None,
+        next_start=next_start,
+        passages=[Passage.model_validate(row) for row in rows],
+    )
+
+
+def page(
+    decision: Decision, full: str, offset: int, text: str, next_offset: int | None, headings: list[str]
+) -> CaseTextResponse:
+    return CaseTextResponse(
+        **identity(decision),
+        headings=headings,
+        text=text,
+        offset=offset,
+        next_offset=next_offset,
+        total_chars=len(full),
+    )

@@ -1,0 +1,108 @@
+"""The answers of the case-law operations as the agent receives them: a search's hits, a page of a decision, the
+places a decision holds its terms."""
+
+from __future__ import annotations
+
+from pydantic import BaseModel, Field
+
+from search_core.doors.responses import absent_when_none
+from search_core.kinds.case_law.overview import OVERVIEW_CHARS
+from search_core.kinds.case_law.passages import NEAR_CHARS
+from search_core.kinds.case_law.snippet import SCAN_CHARS
+from search_core.kinds.case_law.wording import MAIN_TEXT_CUT, PAGE_CHARS, PASSAGE_BEFORE, READ_TEXT
+
+
+class CaseHit(BaseModel):
+    doc_id: str
+    court: str | None
+    date: str | None = Field(description="判決日（ISO 形式 YYYY-MM-DD、不明なら null）")
+    date_text: str | None = Field(description="判決日（データに記録されたままの表記）")
+    case_number: str | None
+    case_name: str | None
+    main_text: str | None = Field(
+        description=f"主文（元の表記のまま）。main_text_complete が false なら途中までで、末尾に {MAIN_TEXT_CUT} "
+        "が付きます。データに主文がなければ null"
+    )
+    main_text_complete: bool = Field(
+        description="main_text が主文の全文なら true。応答サイズに収めるため途中で切ったなら false（続きは "
+        f"{READ_TEXT} で offset 0 から読めます）"
+    )
+    overview: str | None = Field(
+        description="事案の概要: 事実及び理由の中で最初の「本件は」で始まる文（判決の言葉のまま。"
+        f"{OVERVIEW_CHARS} 字を超えれば … で切る。なければ null）"
+    )
+    snippet: str = Field(
+        description=f"最初に一致した箇所の前後の抜粋（先頭から {SCAN_CHARS:,} 字以内に語がなければ判決の冒頭）"
+    )
+    headings: list[str] = Field(description="抜粋の箇所がある部分の見出し（外側から順に。例: 事実及び理由 > 第3）")
+    total_chars: int = Field(
+        description=f"全文（{READ_TEXT} で読む主文と事実及び理由）の文字数。1 ページ（日本語で約 {PAGE_CHARS:,} 字）に"
+        "収まる短い判決は "
+        f"{READ_TEXT} を offset 0 で 1 回呼べば全部読めます"
+    )
+
+
+class TermCount(BaseModel):
+    term: str
+    count: int | None = Field(
+        description="court・日付の条件の中で、その語だけを含む判決の数（時間内に数えきれなければ null）"
+    )
+
+
+class CaseSearchResponse(BaseModel):
+    results: list[CaseHit]
+    count: int = Field(description="返した件数")
+    total: int = Field(description="条件を満たす判決の総数（total_exact が false なら少なくともこの数）")
+    total_exact: bool = Field(description="total が正確なら true、時間内に数えきれなかったら false")
+    more: bool = Field(
+        description="返した件数より多く該当する（total_exact が false なら、するかもしれない）なら true"
+        "（条件で絞るか limit を増やす）"
+    )
+    message: str | None = absent_when_none("limit を調整したときや該当がないときの説明")
+    term_counts: list[TermCount] | None = absent_when_none("該当がないとき: 語ごとに、その語だけを含む判決の数")
+
+
+class CaseTextResponse(BaseModel):
+    doc_id: str
+    court: str | None
+    date: str | None
+    case_number: str | None
+    case_name: str | None
+    headings: list[str] = Field(description="このページが始まる部分の見出し（外側から順に。例: 事実及び理由 > 第3）")
+    text: str = Field(description="全文のうち offset から始まる部分")
+    offset: int
+    next_offset: int | None = Field(description="続きを読むときの offset。最後まで読んだら null")
+    total_chars: int
+
+
+class Passage(BaseModel):
+    offset: int = Field(
+        description=f"語の位置（全文の先頭からの文字数）。{READ_TEXT} の offset にそのまま使える（text はこの "
+        f"{PASSAGE_BEFORE} 字前から。文の頭から読むなら offset − {PASSAGE_BEFORE} を渡す）"
+    )
+    term: str = Field(
+        description="この箇所で見つかった語（検索式に書いたとおり。複数なら 、 区切り。near では揃った語を空白で"
+        "つないだもの）"
+    )
+    count: int = Field(
+        description="この箇所（text）で見つかった数（each: 語の出現回数。near・sentence: 語が揃うまとまりの数）"
+    )
+    headings: list[str] = Field(description="この箇所（その最初の語）がある部分の見出し（外側から順に）")
+    text: str = Field(description="語の前後の文（元の表記のまま）")
+
+
+class CasePassagesResponse(BaseModel):
+    doc_id: str
+    court: str | None
+    date: str | None
+    case_number: str | None
+    case_name: str | None
+    total_chars: int
+    hits: int = Field(
+        description="判決全体で見つかった数（すべて数えた正確な数。全ページの各箇所の count の合計）。each では語"
+        "ごとの出現回数の合計（同じ位置に 2 語が重なればそれぞれ数える）。near・sentence では語が揃うまとまり"
+        f"（near: {NEAR_CHARS} 字以内、sentence: 1 文）の数で、語の出現回数ではありません"
+    )
+    more: bool = Field(description="返した箇所より後にも箇所があれば true（next_start から続きを読めます）")
+    next_start: int | None = Field(description="続きの箇所を読むときに start に渡す位置。続きがなければ null")
+    passages: list[Passage]

@@ -1,0 +1,115 @@
+"""What the agent reads of the case-law operations: their names, the bounds it is told and every description.
+
+The routes (functions/search_cases/app.py), the responses and the messages take them from here, so the schema the
+model sees and the answers it gets say one thing.
+"""
+
+from __future__ import annotations
+
+from search_core.engine.budget import BUDGET_BYTES
+from search_core.kinds.case_law.passages import NEAR_CHARS, SHOWN_AFTER
+from search_core.kinds.case_law.terms import FIELDS
+
+DEFAULT_LIMIT = 5
+MAX_LIMIT = 20
+# Bounds on what a request may send: far above any real search, far below what could cost time.
+MAX_KEYWORDS_CHARS = 1_000
+MAX_KEYWORDS = 20
+MAX_COURT_CHARS = 100
+MAX_DOC_ID_CHARS = 200
+NO_HITS = "該当なし。"
+NEWEST, RELEVANCE = "newest", "relevance"
+SORT_DESCRIPTION = (
+    "並び順。newest（既定）: 判決日の新しい順。relevance: 語（除外語を除く）が検索対象の本文 1,000 文字あたりに"
+    "出てくる回数の多い順（同じなら新しい順）。該当が多く時間内に数えきれないときは、新しい方から調べた判決の中での順"
+)
+# About how many Japanese characters one page of readCaseText holds: three UTF-8 bytes each, the budget rounded down.
+PAGE_CHARS = BUDGET_BYTES // 3 // 1000 * 1000
+# The most of a court, case number or case name an answer shows (the longest real case names are ~150 characters).
+NAME_CHARS = 300
+# What a passage shows around its term, in characters.
+PASSAGE_BEFORE = 80
+# Ends a 主文 cut to fit the response, as snippets mark their cut ends.
+MAIN_TEXT_CUT = "…"
+
+# The operations' names (operationId): every door shows them to the model (a Bedrock Agent's tool names end in them,
+# MCP tools are named by them), so the descriptions and messages refer to an operation by its name, never its path.
+SEARCH, READ_TEXT, FIND_IN_CASE = "searchCases", "readCaseText", "findInCase"
+SEARCH_DESCRIPTION = (
+    "日本の判例（裁判所の判決）をキーワード・裁判所・判決日で検索し、判決日の新しい順に返します"
+    f"（既定 {DEFAULT_LIMIT} 件、最大 {MAX_LIMIT} 件）。応答の total は該当する判決の総数（total_exact が false なら"
+    "数えきれず、少なくともその数）、more は返した件数より多く該当するか。キーワードなしで court や日付だけでも"
+    "検索できます。各結果の main_text は主文（元の表記のまま）で、main_text_complete が true なら主文の全文です"
+    f"（主文を読むために {READ_TEXT} を呼ぶ必要はありません）。全件の主文が応答サイズに収まらないときは、長い主文を"
+    f"同じ長さで切って末尾に {MAIN_TEXT_CUT} を付け、main_text_complete を false にします（短い主文は全文のまま。"
+    "message でも伝えます）。"
+    "各結果の overview は事案の概要（「本件は」で始まる文）、snippet は最初に一致した箇所の抜粋、headings はその"
+    "箇所がある部分の見出し、total_chars は全文の文字数。"
+    f"事実及び理由を含む全文は doc_id を {READ_TEXT} に、語の箇所は {FIND_IN_CASE} で読めます。"
+)
+KEYWORDS_DESCRIPTION = (
+    "検索式: 空白 = AND、OR（または ｜）= どちらか、先頭の - または NOT = 除外（語の一部にも一致: -控訴 は 控訴人 も"
+    '除く）、"…" = 空白を含む 1 語'
+    "（例: 不法行為 損害賠償 OR 慰謝料 -控訴）。OR は空白より強く結びつきます。doc_id・裁判所・日付・事件番号・"
+    "事件名・主文・事実及び理由を対象に、全角半角・大文字小文字を区別せず、漢数字と算用数字を同一視します"
+    "（漢数字は数として読むので、三百人 は 千三百人 にも一致し、千代 は 八千代 の一部には一致しません）。"
+    "条文は 第709条・709条・七百九条 が同じ条を指し、709条 で 709条1項 も見つかります（1709条・709条の2 は別の条。"
+    "除外語 -709条 も同じく読みます）。"
+    "日付だけの語（2019-04-30、平成31年4月30日、令和元年、2019年4月）はその日・月・年の判決にも一致します。"
+    "記号もそのままの文字として扱います。"
+    "金額だけの語（300万円、金三百万円、3,000,000円）は同じ額のどの書き方（金参百萬円・0.03億円・"
+    "金三、〇〇〇、〇〇〇円 も）にも一致し、1,300万円 などのより大きな"
+    "額には一致しません（円のない 300万 は文字どおり）。金額の範囲は 1億円以上・300万円以下・300万円超・300万円未満"
+    "（主文：1億円以上 は主文に 1 億円以上の額が書かれた判決）。"
+    f"語の前に {'：・'.join(FIELDS)}： を付けると、その部分に語がある判決だけを探します（例: 主文：300万円 は主文に "
+    "300万円 が書かれた判決。支払を命じた額か担保の額かなどは main_text で確かめてください。主文：取り消す、"
+    "事件名：損害賠償。-主文：棄却 のように除外にも使えます）。付けた語だけにかかります（主文：取り消す OR "
+    "主文：取消す のように OR の各語に付けます）。"
+    f"最大 {MAX_KEYWORDS} 語・{MAX_KEYWORDS_CHARS:,} 文字。court か日付を指定するなら省略できます。"
+)
+COURT_DESCRIPTION = (
+    "裁判所。最高裁・高裁・地裁・家裁・簡裁（正式名称も可）だけなら、その種類の裁判所すべて（例: 高裁 = 各高等裁判所と"
+    "その支部・知財高裁。最高裁判所は含まない）。東京地裁・大阪高裁・知財高裁（知財）・最高裁第二小法廷 のように"
+    "名指すと、その裁判所だけ（支部・部を含む: 東京地裁 は 東京地方裁判所立川支部 も）。名前の先頭からの一部"
+    "（東京 = 東京で始まる各裁判所）や支部名（立川支部）でもよく、語の途中には一致しません（大阪 は 東大阪簡易裁判所 を"
+    "含まない）。略称と正式名称は同一視します。"
+)
+LIMIT_DESCRIPTION = (
+    f"返す件数（1〜{MAX_LIMIT}、既定 {DEFAULT_LIMIT}。{MAX_LIMIT} を超える値は {MAX_LIMIT} にし、message で伝えます）"
+)
+DATE_FROM_DESCRIPTION = "この日以降の判決だけ（YYYY-MM-DD、当日を含む）"
+DATE_TO_DESCRIPTION = "この日以前の判決だけ（YYYY-MM-DD、当日を含む）"
+TEXT_DESCRIPTION = (
+    "判決の全文（主文と事実及び理由）を、応答サイズに収まる長さずつ返します。offset は 0〜total_chars の"
+    "どの位置でもよく、続きは next_offset を offset に渡して読みます（null なら最後まで読み終えています）。"
+    f"長い判決で特定の語の箇所だけ読むなら、先に {FIND_IN_CASE} で位置を調べてください。見出しの名前（heading: "
+    "第3の2、当裁判所の判断 など）を渡すと、その見出しの行から読めます。headings はページが始まる部分の見出し"
+    "（例: 事実及び理由 > 第3 当裁判所の判断）。"
+)
+PASSAGES_DESCRIPTION = (
+    "1 つの判決の中で、検索式の語（除外語を除く）が出てくる箇所を前後の文とともに、位置（offset）の順に返します。"
+    f"全文を最初から読まずに、該当箇所へ直接進むための操作です。語の出現から {SHOWN_AFTER} 文字以内に続く出現は同じ"
+    "箇所にまとめ（count がその数）、1 つの text に示します。各箇所の offset を "
+    f"{READ_TEXT} に渡すと、そこから続けて読めます。各箇所の headings は、その箇所がある部分の見出し（例: 事実及び理由"
+    " > 第3 当裁判所の判断 > 2）。hits は判決全体で見つかった数（正確。各箇所の count の合計）。続きの箇所は"
+    " next_start を start に渡して読めます。"
+    f"mode=near にすると、すべての語が {NEAR_CHARS} 文字以内に揃って出てくる箇所だけを、mode=sentence にすると同じ文"
+    "にある箇所だけを返します（例: 監査役 懸念。語が近くにあるだけで、誰が何を述べたかは text で確かめてください）。"
+    f"text は語の {PASSAGE_BEFORE} 字前から始まります。"
+)
+PASSAGES_START_DESCRIPTION = "この位置（offset）以降の箇所だけを返す（既定 0）。前の応答の next_start を渡します"
+PASSAGES_MODE_DESCRIPTION = (
+    f"each（既定）: 語ごとのすべての出現。near: すべての語が {NEAR_CHARS} 文字以内に揃う箇所。sentence: すべての語が"
+    "同じ文（。または改行まで）にある箇所（語が 1 つなら near・sentence も each と同じ）"
+)
+EACH, NEAR, SENTENCE = "each", "near", "sentence"
+PASSAGES_KEYWORDS_DESCRIPTION = f"探す語（{SEARCH} と同じ検索式。OR・除外・引用符も可）"
+PASSAGES_LIMIT_DESCRIPTION = f"返す箇所の数（1〜{MAX_LIMIT}、既定 {DEFAULT_LIMIT}）"
+DOC_ID_DESCRIPTION = f"読む判決の doc_id（{SEARCH} の結果にあるもの）"
+OFFSET_DESCRIPTION = "読み始める位置（文字数、既定 0）。前のページの next_offset を渡します"
+MAX_HEADING_CHARS = 100
+HEADING_DESCRIPTION = (
+    "この見出しの行から読む（offset の代わりに指定）。見出しの番号を外側から（第3の2、第３ > ２ > （１）、主文）、"
+    "または見出しの語（当裁判所の判断、争点2）。間の階層は省けます。最初に当てはまる見出しから読みます（その部分の"
+    "終わりでは止まらず、ページの長さまで続きます。続きは next_offset）"
+)
