@@ -331,6 +331,39 @@ def test_arabic_digits_after_a_kanji_unit_are_its_last_places() -> None:
     assert not amount("300万円").holds(normalize("金1千300万円"))
 
 
+@pytest.mark.parametrize("vague", ["二、三百万円", "二三百万円", "四五十万円", "幾百万円", "二、三万円"])
+def test_two_numbers_side_by_side_are_no_sum(vague: str) -> None:
+    """From the red team: 二、三百万円 (two or three million) read as 2,300万円, 二三百万円 as 2300万円."""
+    assert amount_keys(normalize(f"損害は{vague}程度である")) == set()
+    assert not any(amount(keyword).holds(normalize(vague)) for keyword in ("2300万円", "300万円", "450万円", "100万円"))
+
+
+@pytest.mark.parametrize(
+    ("text", "held", "not_held"),
+    [("被告は唯一、100万円を支払った", "100万円", "1100万円"), ("万一、300万円を超える損害", "300万円", "1300万円"),
+     ("再三、300万円の支払を求めた", "300万円", "3300万円")],
+)  # fmt: skip
+def test_a_sum_after_a_word_ending_in_a_kanji_digit_and_a_comma_stands_alone(
+    text: str, held: str, not_held: str
+) -> None:
+    """From the red team: 、 after 唯一, 万一 or 再三 was read as a thousands comma (1,100万円, or no sum)."""
+    assert amount(held).holds(normalize(text)) and not amount(not_held).holds(normalize(text))
+
+
+@pytest.mark.parametrize(
+    ("written", "value"),
+    [("金參拾萬円", 300_000), ("金貳千三百万円", 23_000_000), ("金壹萬圓", 10_000), ("金弍百円", 200)],
+)
+def test_old_forms_of_formal_numerals_and_of_yen_write_the_sum_they_mean(written: str, value: int) -> None:
+    """From the red team: 參, 貳 and 壹 were not read, so 金參拾萬円 was found by 10万円, and 圓 was no 円."""
+    assert amount_keys(normalize(f"被告は{written}を支払え")) == {f"yen:{value}"}
+
+
+def test_a_formal_numeral_after_a_kanji_word_is_that_word() -> None:
+    """From the red team: 北陸一円 (all over Hokuriku) read as 北61円."""
+    assert normalize("北陸一円に店舗を展開し、大陸一円") == "北陸1円に店舗を展開し、大陸1円"
+
+
 def test_thousands_of_yen_are_the_sum_they_write() -> None:
     """From the red team: 3,000千円 normalised to 3,1000円, so it matched a decision writing 金3,1000円."""
     three_million = Amount.read(normalize("3,000千円"))

@@ -229,7 +229,18 @@ def test_a_long_heading_line_is_cut_to_its_title() -> None:
 
 TRICKY = ["金", "参拾", "壱萬", "円", "参加", "①", "一", "、", "〇〇〇", "ノ", "条", "\u0627\u0653", "3",
           "3百万円", "１億5千万円", "三百万", "ｶﾞｽ", "カ\u3099", "\u1100\u1161", "Ａ", "ß", "第七百九条", "万一", "千代",
-          "3,000千円", "㌖", "e\u0301", " ", "\n", "あ", "0", "百", "千", "１"]  # fmt: skip
+          "3,000千円", "㌖", "e\u0301", " ", "\n", "あ", "0", "百", "千", "１", "⼆", "⼗", "𝟑", "圓", "壹", "陸",
+          "北", "二、", "三百", "唯一"]  # fmt: skip
+
+
+@pytest.mark.parametrize(
+    ("text", "read"), [("金⼆⼗万円", "金20万円"), ("𝟑百万円", "300万円"), ("金參拾萬圓", "金30万円")]
+)
+def test_passages_read_numerals_in_the_text_the_search_folds(text: str, read: str) -> None:
+    """From the red team: Kangxi radicals (⼆⼗, from PDFs) and math digits (𝟑) fold into numerals the search read
+    and findInCase did not, as it read numerals before folding."""
+    plain, starts = aligned(text)
+    assert plain == normalize(text) == read and starts[0] == 0 and starts[-1] == len(text) - 1
 
 
 @settings(max_examples=EXAMPLES, deadline=None)

@@ -148,3 +148,12 @@ def test_the_search_and_the_places_read_a_keyword_alike(keyword: str, written: s
     expression = parse(keyword)
     assert expression.holds_in(normalize(written)) == holds
     assert occurrences(written, expression.positive_terms, 5).total == int(holds)
+
+
+@pytest.mark.parametrize(
+    ("keyword", "longer"), [("2019/1", "2019/11/05"), ("2019/4/3", "2019/4/30"), ("2019-1", "2019-12")]
+)
+def test_a_date_keyword_is_not_found_inside_a_longer_date(keyword: str, longer: str) -> None:
+    """From the red team: 2019/1 found 2019/11/05 and 2019/4/3 found 2019/4/30, as phrases."""
+    (term,) = parse(keyword).positive_terms
+    assert isinstance(term, DateSpan) and not term.holds(normalize(f"{longer}に")) and term.holds(f"{keyword}に")

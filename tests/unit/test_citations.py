@@ -76,3 +76,11 @@ def test_text_around_a_citation_is_still_plain_text() -> None:
     assert found("条の", "民法第709条の過失") and found("条に基づき", "第5条に基づき、")
     assert found("第709", "民法第709条の過失") and found("(ワ)第345", "令和3年(ワ)第345号")
     assert found("第1", "令和9年(ネ)第1号")
+
+
+def test_a_unit_that_begins_a_word_or_numbers_a_case_is_no_citation() -> None:
+    """From the red team: 第3条 found 三条件 (three conditions), 第3号 found 甲第３号証 (an exhibit, in nearly every
+    decision), 2号 found 二号機, 1項 found 三項目, and 第1号 found the case (ワ)第1号."""
+    assert not found("第3条", "次の三条件を満たす") and not found("第3号", "甲第３号証によれば")
+    assert not found("2号", "二号機の停止") and not found("1項", "一項目") and not found("第1号", "令和9年(ネ)第1号")
+    assert found("第3条", "第3条に基づき") and found("第3号", "同項第3号の") and found("1項", "同条1項の")

@@ -41,14 +41,15 @@ _PARTS = re.compile(r"([0-9][0-9,]*(?:\.[0-9]+)?)([万億兆]?)")
 # A sum written with a decimal point before its unit (1.5億円, 0.03億円) has at most this many decimals.
 _MOST_DECIMALS = 4
 # What, right before a writing, makes it the end of a larger number: a digit or a unit, or a comma or point after a
-# digit (a Japanese comma written ， reads as , too, and may follow a word; 1、300万円 writes 13 million: red team),
-# or 数 or 何, which make it no sum at all (数百万円 is not 100万円: red team).
-_LARGER_BEFORE = re.compile(r"(?:[0-9][,.、]?|[万億兆数何])\Z")
+# digit (a Japanese comma written ， reads as , too, and may follow a word; 1、300万円 writes 13 million and reads
+# 1,300万円: normalize.py), or 数, 何 or 幾, which make it no sum at all (数百万円 is not 100万円: red team). A 、 left
+# after a digit is a reading comma (唯一、100万円 holds 100万円: red team).
+_LARGER_BEFORE = re.compile(r"(?:[0-9][,.]?|[万億兆数何幾])\Z")
 # Every place a sum may be written in a text, overlapping: a digit not after a digit or a unit, as many of the
 # characters of a sum as a keyword may hold, then 円 not before 銭.
 # Never from inside a number (after a digit and a comma: _LARGER_BEFORE would refuse it anyway), so a run of ",1"
 # is scanned once, not from each of its digits (red team: a million of them took seconds a term).
-_WRITTEN = re.compile(r"(?<![0-9万億兆])(?<![0-9][,.、])(?=([0-9][0-9,.万億兆]{0,39})円(?![0-9]+銭))")
+_WRITTEN = re.compile(r"(?<![0-9万億兆])(?<![0-9][,.])(?=([0-9][0-9,.万億兆]{0,39})円(?![0-9]+銭))")
 # The kind of key the index holds for a sum, before its value in yen.
 YEN = "yen:"
 

@@ -3,7 +3,8 @@
 Decisions cite 「第七百九条」, 「709条1項」, 「民法709条の2第1項」; keywords are written 「第709条」, 「七百九条」,
 「709条」. A keyword holding a citation (a number with 条, 項 or 号, perhaps with its 「の2」; the old 「ノ2」 is
 normalised to it) becomes a pattern: its 「第」 optional, its numbers not part of longer ones (398条の2 is not
-398条の22), and, without an 「の2」 of its own, not followed by one. The text is not otherwise rewritten, so every
+398条の22), without an 「の2」 of its own not followed by one, never the start of a word (3条件, 甲第3号証) and never
+a case's number ((ワ)第1号). The text is not otherwise rewritten, so every
 other keyword (「条の」, 「第709」, 「(ワ)第345」) is still a plain substring.
 
 The index holds keys for the citations of each decision (citation_keys), named so that a decision holding a keyword
@@ -12,10 +13,10 @@ another one (709条 then 1項, with or without 第), each unit after the two cha
 709条, or 第709条), and a unit right after another after those two (民法 then 709条 then 1項). A keyword's
 candidates are the decisions holding all its keys: digits everywhere no longer make every decision one.
 
->>> Citation.read("民法第709条").regex.pattern
-'民法第?(?<!\\\\d)709条(?!の\\\\d)'
 >>> [Citation.read("709条").holds(t) for t in ("第709条1項", "1709条", "709条の2", "民法709条")]
 [True, False, False, True]
+>>> [Citation.read(k).holds(t) for k, t in (("3条", "3条件"), ("第3号", "甲第3号証"), ("第1号", "(ワ)第1号"))]
+[False, False, False]
 >>> Citation.read("民法709条1項").keys  # doctest: +NORMALIZE_WHITESPACE
 ('cite:709条', 'cite-after:民法|709条', 'cite:1項', 'cite-pair:709条|1項',
  'cite-after-pair:民法|709条|1項')
@@ -30,10 +31,15 @@ from pyroaring import BitMap
 
 from search_core.kinds.case_law.terms import DecisionIndex, PatternTerm
 
+# A unit of a citation: 条, 項 or 号, unless it begins a word (3条件 is three conditions, 3項目 three items, 甲第3号証
+# an exhibit, 2号機 a machine: red team).
+_UNIT_MARK = r"(条(?!件)|項(?!目)|号(?![証機]))"
+_NOT_A_WORD_AFTER = {"条": "(?!件)", "項": "(?!目)", "号": "(?![証機])"}
 # A number of an article, paragraph or item with its optional 第 and の-number.
-_CITATION = re.compile(r"第?(\d+)([条項号])(?:の(\d+))?")
-# Every such unit of a text, overlapping (709条の2項 holds 709条の2 and 2項), from its first digit.
-_UNIT = re.compile(r"(?<!\d)(?=(\d+)([条項号])(?:の(\d+))?)")
+_CITATION = re.compile(rf"第?(\d+){_UNIT_MARK}(?:の(\d+))?")
+# Every such unit of a text, overlapping (709条の2項 holds 709条の2 and 2項), from its first digit; never the number
+# of a case ((ワ)第1号: red team).
+_UNIT = re.compile(rf"(?<!\d)(?<!\)第)(?=(\d+){_UNIT_MARK}(?:の(\d+))?)")
 # The kinds of key: a unit cited, a unit right after another, a unit after the two characters written before it (its
 # window), a unit right after another that follows its window.
 CITED, CITED_PAIR, CITED_AFTER, CITED_AFTER_PAIR = "cite:", "cite-pair:", "cite-after:", "cite-after-pair:"
@@ -74,7 +80,8 @@ class Citation(PatternTerm):
             number, unit, sub = match.groups()
             cited = f"{number}{unit}" + (f"の{sub}" if sub else "")
             # A branch number is whole too: 398条の2 is not 398条の22 (red team)
-            parts += [re.escape(before), rf"第?(?<!\d){re.escape(cited)}" + (r"(?!\d)" if sub else r"(?!の\d)")]
+            ending = r"(?!\d)" if sub else r"(?!の\d)" + _NOT_A_WORD_AFTER[unit]
+            parts += [re.escape(before), rf"(?<!\))第?(?<!\)第)(?<!\d){re.escape(cited)}{ending}"]
             pieces += [before, cited]
             keys.append(CITED + cited)
             if previous and not before:

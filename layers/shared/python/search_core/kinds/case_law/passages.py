@@ -24,22 +24,13 @@ from heapq import merge
 from itertools import dropwhile
 from typing import TypeVar
 
-from search_core.kinds.case_law.normalize import (
-    FORMAL_RUN,
-    common_numerals,
-    fold,
-    normalize,
-    numeral_pattern,
-    separated,
-)
+from search_core.kinds.case_law.normalize import branch_numbers, fold, numerals
 from search_core.kinds.case_law.terms import Term
 
-# What normalize() reads as one: a numeral run, as it reads one (七百九 → 709; 3百万 → 300万, digits full width or
-# not), and a character with the marks NFKC composes into it (ｶﾞ → ガ, カ+U+3099 → ガ, jamo into a syllable). Every
-# other character is normalised on its own.
-_NUMERAL_RUN = f"(?P<formal>{FORMAL_RUN})|(?P<numeral>{numeral_pattern('0-9０-９', ',，', '.．')})"
+# A character with the marks NFKC composes into it (ｶﾞ → ガ, カ+U+3099 → ガ, jamo into a syllable) is folded as one;
+# every other character on its own.
 _MARKS = "[\\u0300-\\u036f\\u1160-\\u11ff\\u20d0-\\u20ff\\u3099\\u309a\\ufe20-\\ufe2f\\uff9e\\uff9f]"
-_SEGMENT = re.compile(f"{_NUMERAL_RUN}|.{_MARKS}*", re.DOTALL)
+_SEGMENT = re.compile(f".{_MARKS}*", re.DOTALL)
 # How often a long loop looks at the clock: often enough to stop within a millisecond or so of its deadline.
 _CLOCK_EVERY = 4096
 T = TypeVar("T")
@@ -101,46 +92,57 @@ NEAR_CHARS = 200
 def aligned(text: str, deadline: float = math.inf) -> tuple[str, array[int]]:
     """The normalised text and, for each of its characters, the offset in `text` it comes from.
 
-    Only numerals, characters with marks and characters that NFKC or casefold turn into more or fewer than one
-    (㌖, ß) change the alignment: the runs between them are normalised whole and map one to one. Red team: a
-    character at a time, a 10-million-character decision took 32 s and 2.6 GB. Raises TimeoutError past
-    `deadline` (time.monotonic)."""
+    normalize() in two steps, each aligned: the text folded, then its numerals read (normalize.numerals), so both
+    read the same text the same way (red team: the alignment read numerals on the text as written and missed ⼆⼗万円,
+    whose Kangxi radicals NFKC folds into 二十万円). Only characters with marks and characters that NFKC or casefold
+    turn into more or fewer than one (㌖, ß) change the folding's alignment: the runs between them are folded whole
+    and map one to one (red team: a character at a time, a 10-million-character decision took 32 s and 2.6 GB).
+    Raises TimeoutError past `deadline` (time.monotonic)."""
+    folded, folded_from = _folded(text, deadline)
+    marked, found = numerals(folded)
+    starts: array[int] = array("q")
+    pieces: list[str] = []
+    done = 0
+    for start, end, arabic in _until(deadline, found):
+        pieces += [marked[done:start], arabic]
+        starts.extend(folded_from[done:start])
+        starts.extend([folded_from[start]] * len(arabic))
+        done = end
+    pieces.append(marked[done:])
+    starts.extend(folded_from[done:])
+    return branch_numbers("".join(pieces)), starts
+
+
+def _folded(text: str, deadline: float) -> tuple[str, array[int]]:
+    """fold(text) and, for each of its characters, the offset in `text` it comes from."""
     starts: array[int] = array("q")
     pieces: list[str] = []
     done = 0
     for segment in _until(deadline, _special_segments(text).finditer(text)):
         _align_run(text, done, segment.start(), pieces, starts, deadline)
-        piece = _normalized_segment(segment)
+        piece = fold(segment.group())
         starts.extend([segment.start()] * len(piece))
         pieces.append(piece)
         done = segment.end()
     _align_run(text, done, len(text), pieces, starts, deadline)
-    return separated("".join(pieces)), starts
-
-
-def _normalized_segment(segment: re.Match[str]) -> str:
-    """A segment in normal form: a numeral read as one (formal numerals in a sum: their context was read when the
-    segment was found), anything else folded."""
-    if segment.group("formal"):
-        return normalize(common_numerals(segment.group()))
-    return normalize(segment.group()) if segment.group("numeral") else fold(segment.group())
+    return "".join(pieces), starts
 
 
 def _special_segments(text: str) -> re.Pattern[str]:
-    """What in `text` may not map one to one: numerals, characters followed by marks (those named above and any
-    combining character the text holds: red team, one Arabic madda sent a 6-million-character run a character at a
-    time), and the text's characters whose normal form is not one character."""
+    """What in `text` may not fold one to one: characters followed by marks (those named above and any combining
+    character the text holds: red team, one Arabic madda sent a 6-million-character run a character at a time), and
+    the text's characters whose folded form is not one character."""
     characters = set(text)
     odd = "".join(re.escape(char) for char in characters if len(fold(char)) != 1)
     combining = "".join(re.escape(char) for char in characters if unicodedata.combining(char))
     marks = f"(?:{_MARKS}|[{combining}])" if combining else _MARKS
-    return re.compile(f"{_NUMERAL_RUN}|.{marks}+" + (f"|[{odd}]" if odd else ""), re.DOTALL)
+    return re.compile(f".{marks}+" + (f"|[{odd}]" if odd else ""), re.DOTALL)
 
 
 def _align_run(
     text: str, start: int, end: int, pieces: list[str], starts: array[int], deadline: float = math.inf
 ) -> None:
-    """Normalise text[start:end], which holds no special segment, onto `pieces` and `starts`."""
+    """Fold text[start:end], which holds no special segment, onto `pieces` and `starts`."""
     if start == end:
         return
     run = text[start:end]

@@ -154,7 +154,12 @@ class Phrase(Term):
 @dataclass(frozen=True)
 class DateSpan(Phrase):
     """A keyword that is wholly a date, a month or a year (2019-04-30, 平成31年4月, 令和元年): it holds for the
-    decisions of those days, and, as a phrase, for any whose text holds it as written."""
+    decisions of those days, and, as a phrase with its numbers whole, for any whose text holds it as written.
+
+    >>> month = DateSpan.read("2019/1")
+    >>> month.holds("2019/1/5"), month.holds("2019/11/05"), month.count_in("2019/1と2019/12")
+    (True, False, 1)
+    """
 
     first: date
     last: date
@@ -166,10 +171,20 @@ class DateSpan(Phrase):
         return cls(written, *span) if span else None
 
     def holds(self, text: str, day: date | None = None) -> bool:
-        return (day is not None and self.first <= day <= self.last) or super().holds(text)
+        return (day is not None and self.first <= day <= self.last) or self._pattern.search(text) is not None
+
+    def count_in(self, text: str) -> int:
+        return sum(1 for _ in self.spans(text))
 
     def may_hold_in(self, utf8: bytes) -> bool:
         return True  # a decision of those days holds it, whatever its text
+
+    @cached_property
+    def _pattern(self) -> re.Pattern[str]:
+        # Its numbers whole, as a date reads: 2019/1 is not the start of 2019/11/05, nor 4/3 the end of 14/3 (red team)
+        before = r"(?<!\d)" if self.text[:1].isdigit() else ""
+        after = r"(?!\d)" if self.text[-1:].isdigit() else ""
+        return re.compile(before + re.escape(self.text) + after)
 
     @property
     def decided_by_utf8(self) -> bool:
