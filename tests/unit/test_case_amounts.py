@@ -4,13 +4,14 @@ contains it (kinds/case_law/amounts.py)."""
 from __future__ import annotations
 
 from collections.abc import Iterator
+from itertools import islice
 from pathlib import Path
 
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from search_core.kinds.case_law.amounts import Amount, AmountRange, amount_keys, written_sums
+from search_core.kinds.case_law.amounts import Amount, AmountRange, amount_keys, sums_read, written_sums
 from search_core.kinds.case_law.citations import Citation
 from search_core.kinds.case_law.dates import parse_decision_date
 from search_core.kinds.case_law.index import CaseIndex
@@ -385,6 +386,18 @@ def test_many_ranges_read_a_decision_once() -> None:
     that is looked at between decisions."""
     text = normalize("損害" + ",1" * 100_000)
     expression = parse(" OR ".join(f"{n}億円以上" for n in range(1, 21)))
-    before = written_sums.cache_info().misses
+    before = sums_read.cache_info().misses
     assert not expression.holds_in(text)
-    assert written_sums.cache_info().misses == before + 1
+    assert sums_read.cache_info().misses == before + 1
+
+
+def test_sums_are_read_only_as_far_as_asked_and_every_reader_sees_each_once() -> None:
+    """From the red team: every sum of 10 million characters of 1円 was read (47 s) before the deadline was looked
+    at; and findInCase interleaves the ranges it merges."""
+    text = "1円" * 2_000_000
+    first = written_sums(text)
+    assert next(first) == (0, 2, 1) and sums_read(text).read_so_far == 1  # one asked, one read
+    second = written_sums(text)
+    pairs = list(islice(zip(first, second, strict=False), 3))
+    assert pairs == [((2, 4, 1), (0, 2, 1)), ((4, 6, 1), (2, 4, 1)), ((6, 8, 1), (4, 6, 1))]
+    assert sums_read(text).read_so_far == 4
