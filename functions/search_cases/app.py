@@ -37,9 +37,14 @@ def search_cases(
     date_from: Annotated[date | None, Body(embed=True, description=spec.DATE_FROM_DESCRIPTION)] = None,
     date_to: Annotated[date | None, Body(embed=True, description=spec.DATE_TO_DESCRIPTION)] = None,
     sort: Annotated[Literal["newest", "relevance"], Body(embed=True, description=spec.SORT_DESCRIPTION)] = "newest",
+    passages: Annotated[
+        str | None, Body(embed=True, max_length=spec.MAX_KEYWORDS_CHARS, description=spec.HIT_PASSAGES_DESCRIPTION)
+    ] = None,
 ) -> CaseSearchResponse:
     budget = body_budget_of(app)
-    return cases.search(keywords, budget, court=court, limit=limit, date_from=date_from, date_to=date_to, sort=sort)
+    return cases.search(
+        keywords, budget, court=court, limit=limit, date_from=date_from, date_to=date_to, sort=sort, passages=passages
+    )
 
 
 @app.get(

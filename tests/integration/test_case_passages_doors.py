@@ -132,3 +132,33 @@ def test_sentence_returns_only_places_where_all_terms_share_a_sentence(door: Doo
     apart = passages(door, keywords="当事者の主張 相当の期間", mode="sentence", limit=5)
     assert together["hits"] == 120 and "取引上の慣行" in together["passages"][0]["text"]  # type: ignore[index]
     assert near_only["hits"] > 0 and (apart["hits"], apart["passages"]) == (0, [])
+
+
+def test_a_search_hit_shows_where_a_decision_first_and_last_holds_the_terms_asked_for(door: Door) -> None:
+    """From the agent frame: to tell a party's argument from the court's finding, helpers called findInCase on each
+    hit (3-4 calls a question); `passages` shows each hit's first and last places of a second expression."""
+    # When the long decision is searched for, asking where 慣行 occurs (120 times)
+    body = reply_of(door.call("search_cases", SEARCH, {"keywords": "原告", "passages": "慣行", "limit": 20}))
+    hit = next(hit for hit in body.body["results"] if hit["doc_id"] == LONG)
+    # Then it shows the first place and the last two, in order, counted exactly as findInCase counts them
+    every = passages(door, keywords="慣行", limit=20)
+    shown = [place["offset"] for place in hit["passages"]]
+    assert hit["passage_hits"] == every["hits"] == 120
+    assert shown[0] == every["passages"][0]["offset"] and shown == sorted(shown) and len(shown) == 3  # type: ignore[index]
+    last = passages(door, keywords="慣行", start=shown[1], limit=20)
+    assert [place["offset"] for place in last["passages"]] == shown[1:]  # type: ignore[attr-defined]
+    assert all(place["headings"] and "慣行" in place["text"] for place in hit["passages"])
+    # And a hit that does not hold the term shows none; without `passages`, no hit carries them
+    without = [h for h in body.body["results"] if h["passage_hits"] == 0]
+    assert without and all(h["passages"] == [] and "慣行" not in h["snippet"] for h in without)
+    plain = reply_of(door.call("search_cases", SEARCH, {"keywords": "慣行"})).body
+    assert all("passages" not in h and "passage_hits" not in h for h in plain["results"])
+
+
+def test_passages_that_ask_for_nothing_are_refused_with_what_to_do(door: Door) -> None:
+    reply = reply_of(door.call("search_cases", SEARCH, {"keywords": "慣行", "passages": "-慣行"}))
+    assert (
+        not reply.ok
+        and "passages" in reply.body["error"]
+        and "除外語（-慣行）だけでは探せません" in reply.body["error"]
+    )

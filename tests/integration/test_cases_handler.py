@@ -142,6 +142,17 @@ def test_no_hit_of_terms_found_apart_says_so_with_their_counts(cases_fn: ModuleT
     assert {c["term"]: c["count"] for c in body["term_counts"]}["ＰＲＯＶＩＤＥＲ"] == 1  # named as written
 
 
+def test_a_missing_term_beside_one_held_in_its_or_is_not_blamed(cases_fn: ModuleType) -> None:
+    """From the agent frame: 266条 (in no decision) was named as why nothing matched, beside 取締役 OR 理事 (held),
+    where the exclusions were the cause."""
+    body = body_of(call(cases_fn, search_event(keywords="ＰＲＯＶＩＤＥＲ OR 宇宙法 -ＰＲＯＶＩＤＥＲ責任")))
+    assert body["count"] == 0 and "次の語を含む判決はありません:" not in body["message"]
+    assert (
+        "該当なしの原因ではありません: 宇宙法" in body["message"]
+        and "除外語（-ＰＲＯＶＩＤＥＲ責任）を外すと" in body["message"]
+    )
+
+
 def test_terms_are_named_back_as_the_agent_wrote_them(cases_fn: ModuleType) -> None:
     """From the red team: messages named terms in their normal form, so 千代 came back as 1000代, a word the agent
     never wrote."""

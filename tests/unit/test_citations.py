@@ -84,3 +84,4 @@ def test_a_unit_that_begins_a_word_or_numbers_a_case_is_no_citation() -> None:
     assert not found("第3条", "次の三条件を満たす") and not found("第3号", "甲第３号証によれば")
     assert not found("2号", "二号機の停止") and not found("1項", "一項目") and not found("第1号", "令和9年(ネ)第1号")
     assert found("第3条", "第3条に基づき") and found("第3号", "同項第3号の") and found("1項", "同条1項の")
+    assert found("(受)第210号", "令和6年(受)第210号") and found("(ワ)第1号", "令和9年(ワ)第1号")  # written as a case

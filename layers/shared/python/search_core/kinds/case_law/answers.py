@@ -50,12 +50,14 @@ def _name(value: str | None) -> str | None:
     return value if value is None or len(value) <= NAME_CHARS else value[:NAME_CHARS] + TRUNCATION_MARKER
 
 
-def hit(decision: Decision, keywords: tuple[Term, ...]) -> CaseHit:
+def hit(decision: Decision, keywords: tuple[Term, ...], places: tuple[list[Place], int] | None = None) -> CaseHit:
     """The decision with its 主文 whole and a passage around its first hit of a positive term (the opening if
-    none)."""
+    none); with `places` (outer_places), the passages of the places asked for and how many occurrences there are."""
     # A term confined to a part is left to that part: the 主文 comes whole in the hit.
     shown, at = snippet(decision.body, tuple(term for term in keywords if term.field is None))
     return CaseHit(
+        passages=None if places is None else [passage(decision.full_text, place) for place in places[0]],
+        passage_hits=None if places is None else places[1],
         **identity(decision),
         date_text=decision.date_text,
         main_text=decision.main_text,
@@ -133,17 +135,30 @@ def _main_texts_cut_note(hits: list[CaseHit]) -> str | None:
 def _no_hits(found: CaseMatches, query: CaseQuery) -> str:
     """Why nothing matched: the terms no decision holds, or the filters that leave nothing."""
     parts = [NO_HITS]
-    missing = [query.expression.name(term)[:60] for term, n in found.term_counts.items() if n == 0]
+    counts, named = found.term_counts, query.expression.name
+    # A term no decision holds is why nothing matched only when no other term of its OR is held (agent frame: a
+    # missing 266条 was blamed beside 取締役 OR 理事, where the exclusions were the cause)
+    blocking = [
+        term for clause in query.expression.clauses if all(counts.get(t) == 0 for t in clause) for term in clause
+    ]
+    spare = [term for term, n in counts.items() if n == 0 and term not in blocking]
     where = "court・日付の条件の中に、" if query.filtered else ""
-    every_term_counted = len(found.term_counts) == len(query.expression.positive_terms)
-    if missing:
-        parts.append(f"{where}次の語を含む判決はありません: {'、'.join(missing)}。表記を変えるか語を外してください。")
-    elif found.term_counts and every_term_counted and all(found.term_counts.values()) and not found.without_excluded:
+    every_term_counted = len(counts) == len(query.expression.positive_terms)
+    every_clause_held = all(any(counts.get(t) for t in clause) for clause in query.expression.clauses)
+    if blocking:
+        names = "、".join(named(term)[:60] for term in blocking)
+        parts.append(f"{where}次の語を含む判決はありません: {names}。表記を変えるか語を外してください。")
+    elif counts and every_term_counted and every_clause_held and not found.without_excluded:
         parts.append(
-            "語はそれぞれ見つかりますが、すべてを満たす判決はありません（term_counts を参照）。"
+            "語（OR はどれか）はそれぞれ見つかりますが、すべてを満たす判決はありません（term_counts を参照）。"
             "OR を使うか語を減らしてください。"
         )
-    uncounted = [query.expression.name(t)[:60] for t in query.expression.positive_terms if t not in found.term_counts]
+    if spare:
+        names = "、".join(named(term)[:60] for term in spare)
+        parts.append(
+            f"{where}次の語を含む判決はありませんが、同じ OR の他の語があるので該当なしの原因ではありません: {names}。"
+        )
+    uncounted = [named(t)[:60] for t in query.expression.positive_terms if t not in counts]
     if uncounted:  # red team: the terms past the counted ones were left unsaid
         parts.append(f"次の語は数えていません（数えるのは最初の {MAX_COUNTED_TERMS} 語まで）: {'、'.join(uncounted)}。")
     if found.without_excluded:

@@ -71,7 +71,8 @@ class Citation(PatternTerm):
     @classmethod
     def read(cls, written: str) -> Citation | None:
         """The keyword as a citation pattern, or None if it cites nothing (already normalised: Arabic numerals)."""
-        found = list(_CITATION.finditer(written))
+        # A unit right after ")" numbers a case ((受)第210号): the keyword finds it as written, a phrase
+        found = [match for match in _CITATION.finditer(written) if written[match.start() - 1 : match.start()] != ")"]
         if not found:
             return None
         parts, pieces, keys, position, previous, window = [], [], [], 0, "", ""

@@ -87,6 +87,8 @@ _SENTENCE_END = re.compile("[。\n\r]")
 SHOWN_AFTER = 160
 # How close all the terms must be to make one place in proximity: about two sentences of a judgment.
 NEAR_CHARS = 200
+# How many of a decision's last places a search hit shows after its first (outer_places).
+OUTER_LAST = 2
 
 
 def aligned(text: str, deadline: float = math.inf) -> tuple[str, array[int]]:
@@ -200,6 +202,40 @@ def occurrences(
     # 900,000 occurrences), which pays for the merge's order.
     total = sum(1 for term in terms for _ in _until(deadline, _spans(term, plain, starts, regions or {})))
     return Occurrences(places, total, next_start)
+
+
+def outer_places(
+    text: str,
+    terms: tuple[Term, ...],
+    regions: Regions | None = None,
+    deadline: float = math.inf,
+    name: Callable[[Term], str] = lambda term: term.text,
+) -> tuple[list[Place], int]:
+    """The first place where the terms occur and the last OUTER_LAST (every place when there are no more), in order,
+    grouped as `occurrences` groups them; and how many occurrences the text holds, counted as it counts them. A
+    judgment states a matter early (the claim, the issues) and ends with the court's own treatment of it, so a hit
+    shows both without reading the decision. Raises TimeoutError past `deadline` (time.monotonic).
+
+    >>> from search_core.kinds.case_law.query import parse
+    >>> text = "争点は過失である。" + "あ" * 200 + "過失1。" + "い" * 200 + "過失2。" + "う" * 200 + "過失はない。"
+    >>> places, total = outer_places(text, parse("過失").positive_terms)
+    >>> [text[place.start : place.start + 5] for place in places], total
+    (['過失である', '過失2。う', '過失はない'], 4)
+    """
+    plain, starts = aligned(text, deadline)
+    spans = _until(deadline, _merged(enumerate(terms), plain, starts, regions))
+    places: list[Place] = []  # the first place, then the last ones read so far
+    total = 0
+    for span_start, span_end, index in spans:
+        occurrence = _occurrence((span_start, span_end), starts, len(text), name(terms[index]))
+        total += 1
+        if places and places[-1].holds(occurrence):
+            places[-1] = places[-1].joined(occurrence)
+            continue
+        places.append(Place.of(occurrence))
+        if len(places) > 1 + OUTER_LAST:
+            del places[1]
+    return places, total
 
 
 def near_places(

@@ -12,6 +12,22 @@ from search_core.kinds.case_law.snippet import SCAN_CHARS
 from search_core.kinds.case_law.wording import MAIN_TEXT_CUT, PAGE_CHARS, PASSAGE_BEFORE, READ_TEXT
 
 
+class Passage(BaseModel):
+    offset: int = Field(
+        description=f"語の位置（全文の先頭からの文字数）。{READ_TEXT} の offset にそのまま使える（text はこの "
+        f"{PASSAGE_BEFORE} 字前から。文の頭から読むなら offset − {PASSAGE_BEFORE} を渡す）"
+    )
+    term: str = Field(
+        description="この箇所で見つかった語（検索式に書いたとおり。複数なら 、 区切り。near では揃った語を空白で"
+        "つないだもの）"
+    )
+    count: int = Field(
+        description="この箇所（text）で見つかった数（each: 語の出現回数。near・sentence: 語が揃うまとまりの数）"
+    )
+    headings: list[str] = Field(description="この箇所（その最初の語）がある部分の見出し（外側から順に）")
+    text: str = Field(description="語の前後の文（元の表記のまま）")
+
+
 class CaseHit(BaseModel):
     doc_id: str
     court: str | None
@@ -35,6 +51,10 @@ class CaseHit(BaseModel):
         description=f"最初に一致した箇所の前後の抜粋（先頭から {SCAN_CHARS:,} 字以内に語がなければ判決の冒頭）"
     )
     headings: list[str] = Field(description="抜粋の箇所がある部分の見出し（外側から順に。例: 事実及び理由 > 第3）")
+    passages: list[Passage] | None = absent_when_none(
+        "passages を指定したとき: その語の最初の箇所と最後の箇所（位置の順。語がなければ空）"
+    )
+    passage_hits: int | None = absent_when_none("passages を指定したとき: その語がこの判決に出てくる数（正確）")
     total_chars: int = Field(
         description=f"全文（{READ_TEXT} で読む主文と事実及び理由）の文字数。1 ページ（日本語で約 {PAGE_CHARS:,} 字）に"
         "収まる短い判決は "
@@ -73,22 +93,6 @@ class CaseTextResponse(BaseModel):
     offset: int
     next_offset: int | None = Field(description="続きを読むときの offset。最後まで読んだら null")
     total_chars: int
-
-
-class Passage(BaseModel):
-    offset: int = Field(
-        description=f"語の位置（全文の先頭からの文字数）。{READ_TEXT} の offset にそのまま使える（text はこの "
-        f"{PASSAGE_BEFORE} 字前から。文の頭から読むなら offset − {PASSAGE_BEFORE} を渡す）"
-    )
-    term: str = Field(
-        description="この箇所で見つかった語（検索式に書いたとおり。複数なら 、 区切り。near では揃った語を空白で"
-        "つないだもの）"
-    )
-    count: int = Field(
-        description="この箇所（text）で見つかった数（each: 語の出現回数。near・sentence: 語が揃うまとまりの数）"
-    )
-    headings: list[str] = Field(description="この箇所（その最初の語）がある部分の見出し（外側から順に）")
-    text: str = Field(description="語の前後の文（元の表記のまま）")
 
 
 class CasePassagesResponse(BaseModel):

@@ -30,7 +30,7 @@ from search_core.kinds.case_law.index import CaseIndex
 from search_core.kinds.case_law.models import CaseQuery, Decision
 from search_core.kinds.case_law.normalize import normalize
 from search_core.kinds.case_law.pages import page_end
-from search_core.kinds.case_law.passages import near_places, occurrences
+from search_core.kinds.case_law.passages import Place, near_places, occurrences, outer_places
 from search_core.kinds.case_law.query import Expression, parse
 from search_core.kinds.case_law.responses import CasePassagesResponse, CaseSearchResponse, CaseTextResponse
 from search_core.kinds.case_law.wording import (
@@ -73,13 +73,16 @@ class CaseSearch:
         date_from: date | None = None,
         date_to: date | None = None,
         sort: str = NEWEST,
+        passages: str | None = None,
     ) -> CaseSearchResponse:
         query = case_query(keywords, court, limit, date_from, date_to, sort)
+        shown = _shown_places(passages)
         index = self._data.current()
         with self._deadline(index, _search_timeout_message(self.limits)) as deadline:
             found = index.search(query, deadline)
+            places = [_places(decision, shown, deadline) for decision in found.decisions]
         terms = query.expression.positive_terms
-        rows = [hit(decision, terms).model_dump() for decision in found.decisions]
+        rows = [hit(decision, terms, at).model_dump() for decision, at in zip(found.decisions, places, strict=True)]
         notes = _limit_note(limit)
         fitted = fit_hits(rows, lambda r: search_body(r, found, notes, query).model_dump(), budget)
         if rows and not fitted:
@@ -184,6 +187,24 @@ def case_query(
             f"{_nothing_to_find(expression)}検索語を 1 つ以上指定するか、court・date_from・date_to で絞ってください。"
         )
     return query
+
+
+def _shown_places(passages: str | None) -> Expression | None:
+    """The expression whose places each hit shows, checked as keywords are; None when none is asked for (blank too)."""
+    if passages is None or not passages.strip():
+        return None
+    expression = parse(passages)
+    _check_size(expression)
+    if not expression.positive_terms:
+        raise InvalidRequest(f"passages: {_nothing_to_find(expression)}箇所を示す語を 1 つ以上指定してください。")
+    return expression
+
+
+def _places(decision: Decision, shown: Expression | None, deadline: float) -> tuple[list[Place], int] | None:
+    """The places of a hit that `passages` asks for (outer_places), or None when it asks for none."""
+    if shown is None:
+        return None
+    return outer_places(decision.full_text, shown.positive_terms, decision.regions, deadline, shown.name)
 
 
 def _nothing_to_find(expression: Expression) -> str:

@@ -7,7 +7,7 @@ model sees and the answers it gets say one thing.
 from __future__ import annotations
 
 from search_core.engine.budget import BUDGET_BYTES
-from search_core.kinds.case_law.passages import NEAR_CHARS, SHOWN_AFTER
+from search_core.kinds.case_law.passages import NEAR_CHARS, OUTER_LAST, SHOWN_AFTER
 from search_core.kinds.case_law.terms import FIELDS
 
 DEFAULT_LIMIT = 5
@@ -85,6 +85,14 @@ TEXT_DESCRIPTION = (
     f"長い判決で特定の語の箇所だけ読むなら、先に {FIND_IN_CASE} で位置を調べてください。見出しの名前（heading: "
     "第3の2、当裁判所の判断 など）を渡すと、その見出しの行から読めます。headings はページが始まる部分の見出し"
     "（例: 事実及び理由 > 第3 当裁判所の判断）。"
+)
+HIT_PASSAGES_DESCRIPTION = (
+    "各結果に、この検索式（keywords と同じ書き方。除外語を除く）の語が出てくる箇所を、最初の 1 か所と最後の "
+    f"{OUTER_LAST} か所（全部で {1 + OUTER_LAST} か所以下ならすべて）、{FIND_IN_CASE} と同じ形"
+    "（offset・headings・text）で passages に付け、その判決での出現数を passage_hits に示します。"
+    "判決は争点や請求を先に、裁判所の判断を後に書くので、語が当事者の主張にあるのか当裁判所の判断にあるのかを、"
+    f"判決ごとに {FIND_IN_CASE} を呼ばずに headings で確かめられます（例: keywords=解雇、passages=16条 OR 濫用）。"
+    f"間の箇所は {FIND_IN_CASE} で読めます"
 )
 PASSAGES_DESCRIPTION = (
     "1 つの判決の中で、検索式の語（除外語を除く）が出てくる箇所を前後の文とともに、位置（offset）の順に返します。"
