@@ -24,7 +24,6 @@ _LARGE_UNITS = {"万": 10_000, "億": 100_000_000, "兆": 1_000_000_000_000}
 # 3,000 and 千 (red team: it became 3,0001000円). An Arabic run before 十, 百 or 千 may hold thousands commas.
 # The runs are possessive and an Arabic run bounded (no numeral is converted past _MAX_NUMERAL_CHARS): red team, a
 # run of ",,1" took quadratic time and a run of 一 300 bytes a character when the engine kept every way back.
-
 _ARABIC = "[0-9][0-9,]{0,23}+(?=[十百千])"
 # Inside a numeral, Arabic digits right after a small unit, as many as it leaves room for, are its last places, as
 # kanji would be (1千300万円 is 1300万円, not 1000 then 300万: red team; 第1千3条 is 第千三条, 第1003条).
@@ -45,8 +44,8 @@ _UNITS_AFTER_DIGIT = frozenset("十百千万億兆")
 # words: 参加, 拾う, 賃金参考資料; 陸 in 北陸一円 is the 陸 of a region: red team). Like a numeral, never right after
 # an Arabic digit. A run is read only from its start, so no run is scanned again from inside it (a long run costs its
 # length, not its square).
-_FORMAL = str.maketrans("壱壹弐貳弍参參肆伍陸漆柒捌玖拾佰陌阡仟萬", "一一二二二三三四五六七七八九十百百千千万")
 _FORMAL_DIGITS = "壱壹弐貳弍参參肆伍陸漆柒捌玖拾佰陌阡仟萬"
+_FORMAL = str.maketrans(_FORMAL_DIGITS, "一一二二二三三四五六七七八九十百百千千万")
 _NUMERAL_CHAR = f"[〇零一二三四五六七八九十百千万億兆{_FORMAL_DIGITS}]"
 _FORMAL_RUN = re.compile(
     f"(?:(?<=金)|(?<![0-9\u3400-\u9fff々]))(?={_NUMERAL_CHAR}*?[{_FORMAL_DIGITS}]){_NUMERAL_CHAR}++(?=円)"

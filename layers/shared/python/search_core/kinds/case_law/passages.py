@@ -1,8 +1,8 @@
 """Where terms occur in a decision, as offsets into its full text: the jump from a search hit to the passage.
 
-The text is normalised piece by piece (a kanji numeral as one run, every other character alone), keeping for each
-normalised character the offset it came from, so a hit found in normal form (709条) is shown as written (七百九条)
-at the offset /cases/text reads from.
+The text is normalised as the search normalises it, folded and then its numerals read, keeping for each normalised
+character the offset it came from, so a hit found in normal form (709条) is shown as written (七百九条) at the
+offset /cases/text reads from.
 
 >>> plain, starts = aligned("民法第七百九条")
 >>> plain, plain.find("709条"), starts[plain.find("709条")]
