@@ -316,6 +316,29 @@ def test_finding_places_out_of_time_says_so_through_the_handler(
     assert "箇所の検索（findInCase）が制限時間" in message and "readCaseText" in message
 
 
+def test_hit_places_out_of_time_say_it_was_the_places(
+    load_function: Callable[..., ModuleType], aws: Any, cases_bucket: str, tmp_path: Path
+) -> None:
+    """From the red team: a search whose `passages` ran out of time said the search terms were too common."""
+    # Given a decision found at once (its 主文 is one index gram) whose text holds a term 3 million times
+    raw = tmp_path / "huge.db"
+    with sqlite3.connect(raw) as con:
+        con.execute("CREATE TABLE cases (doc_id, court, date, case_number, case_name, main_text, facts_and_reasons)")
+        con.execute(
+            "INSERT INTO cases VALUES ('HUGE', '東京地方裁判所', '2023-05-01', '令和5年(ワ)第1号', '事件', '棄却', ?)",
+            ["過失" * 3_000_000],
+        )
+    aws.put_object(Bucket=cases_bucket, Key="cases/huge.db", Body=raw.read_bytes())
+    function = load_function("search_cases", CASES_URI=f"s3://{cases_bucket}/cases/huge.db", QUERY_TIMEOUT_SECONDS="1")
+    # When it is searched for with the places of that term
+    response = call(function, search_event(keywords="棄却", passages="過失"))
+    # Then the agent reads that the places ran out of time, and how to go on
+    assert status_of(response) == 400
+    message = body_of(response)["error"]
+    assert "passages の箇所の検索が制限時間" in message and "findInCase" in message
+    assert status_of(call(function, search_event(keywords="棄却"))) == 200  # the search alone answers
+
+
 def test_pages_cut_by_the_budget_neither_repeat_nor_skip_a_place(cases_fn: ModuleType) -> None:
     """From the red team: when the byte budget dropped trailing passages, the next page began at the first dropped
     one and showed again those kept at the same offset. Two terms found at one place (の in の) share offsets."""

@@ -80,7 +80,7 @@ class CaseSearch:
         index = self._data.current()
         with self._deadline(index, _search_timeout_message(self.limits)) as deadline:
             found = index.search(query, deadline)
-            places = [_places(decision, shown, deadline) for decision in found.decisions]
+            places = self._places_of(found.decisions, shown, deadline)
         terms = query.expression.positive_terms
         rows = [hit(decision, terms, at).model_dump() for decision, at in zip(found.decisions, places, strict=True)]
         notes = _limit_note(limit)
@@ -147,6 +147,17 @@ class CaseSearch:
         index = self._data.current()
         with self._deadline(index, self.limits.timeout_message):
             return _found(index.decision(doc_id), doc_id)
+
+    def _places_of(
+        self, decisions: list[Decision], shown: Expression | None, deadline: float
+    ) -> list[tuple[list[Place], int] | None]:
+        """Each hit's places that `passages` asks for, by the search's deadline; past it, the agent reads that the
+        places, not the search, ran out of time (red team: it read that the search terms were too common)."""
+        try:
+            return [_places(decision, shown, deadline) for decision in decisions]
+        except TimeoutError:
+            metrics.add_metric(name="AbortedQueries", unit="Count", value=1)
+            raise QueryAborted(_hit_places_timeout_message(self.limits)) from None
 
     @contextmanager
     def _deadline(self, index: CaseIndex, message: str) -> Iterator[float]:
@@ -252,6 +263,15 @@ def _found(decision: Decision | None, doc_id: str) -> Decision:
             f"doc_id「{doc_id[:100]}」の判決は見つかりません。{SEARCH} の結果にある doc_id を使ってください。"
         )
     return decision
+
+
+def _hit_places_timeout_message(limits: QueryLimits) -> str:
+    """Why showing each hit's places (passages) runs out of time: a hit is very long, or the terms are everywhere."""
+    return limits.stopped_at_timeout(
+        "passages の箇所の検索",
+        "判決が非常に長いか、passages の語がほぼ至る所に現れます。passages をより特徴的な語にするか、limit を小さく"
+        f"するか、passages を外して判決ごとに {FIND_IN_CASE} を使ってください。",
+    )
 
 
 def _passages_timeout_message(limits: QueryLimits) -> str:
