@@ -365,6 +365,14 @@ def test_a_formal_numeral_after_a_kanji_word_is_that_word() -> None:
     assert normalize("北陸一円に店舗を展開し、大陸一円") == "北陸1円に店舗を展開し、大陸1円"
 
 
+def test_a_part_written_with_its_four_places_is_the_sum_it_writes() -> None:
+    """From the agent frame: 主文：1億円以上 missed a judgment ordering 金1億0200万円."""
+    assert amount_keys(normalize("被告は、原告に対し、金1億0200万円を支払え。")) == {"yen:102000000"}
+    over = AmountRange.read("1億円以上")
+    assert over is not None and over.holds(normalize("金1億0200万円")) and amount("1億200万円").holds("1億0200万円")
+    assert not amount("200万円").holds("1億0200万円")
+
+
 def test_thousands_of_yen_are_the_sum_they_write() -> None:
     """From the red team: 3,000千円 normalised to 3,1000円, so it matched a decision writing 金3,1000円."""
     three_million = Amount.read(normalize("3,000千円"))

@@ -60,6 +60,8 @@ def writings(value: int) -> tuple[str, ...]:
 
     >>> writings(120_000_000)
     ('1億2000万円', '1億2,000万円', '120,000,000円', '120000000円', '1.2億円')
+    >>> writings(102_000_000)[:3]
+    ('1億200万円', '1億0200万円', '102,000,000円')
     >>> writings(55_000), writings(500)
     (('5万5000円', '5万5,000円', '55,000円', '55000円', '5.5万円'), ('500円', '0.05万円'))
     """
@@ -71,7 +73,14 @@ def writings(value: int) -> tuple[str, ...]:
             parts.append((number, unit))
     if rest or not parts:
         parts.append((rest, ""))
-    spellings = product(*(dict.fromkeys((str(number), f"{number:,}")) for number, _ in parts))
+    # A part after a larger unit may be written with its four places (1億0200万円: agent frame, a search for
+    # 1億円以上 missed it)
+    spellings = product(
+        *(
+            dict.fromkeys((str(number), f"{number:,}", *([f"{number:04d}"] if at else [])))
+            for at, (number, _) in enumerate(parts)
+        )
+    )
     with_units = ("".join(n + unit for n, (_, unit) in zip(numbers, parts, strict=True)) for numbers in spellings)
     return tuple(dict.fromkeys([*(f"{n}円" for n in with_units), f"{value:,}円", f"{value}円", *_decimal(value)]))
 

@@ -46,7 +46,7 @@ from search_core.kinds.case_law.texts import packed, searched_utf8
 # (0.03億円), and none read after a digit and 、 (金1、300万円); 7: positional kanji keep their zeros (〇〇〇 is
 # 000), 、 between thousands and ノ before a branch number read as , and の, circled numbers as (1), formal numerals
 # only before 円, branch numbers whole in citation keys, and no sum after 数 or 何 (数百万円).
-FORMAT_VERSION = "9"
+FORMAT_VERSION = "10"
 SEARCHED_COLUMNS = ("doc_id", "court", "date", "case_number", "case_name", "main_text", "facts_and_reasons")
 # Keywords never hold whitespace, so joining the columns with a newline never creates a false match across them.
 COLUMN_SEPARATOR = "\n"

@@ -92,7 +92,7 @@ HIT_PASSAGES_DESCRIPTION = (
     "（offset・headings・text）で passages に付け、その判決での出現数を passage_hits に示します。"
     "判決は争点や請求を先に、裁判所の判断を後に書くので、語が当事者の主張にあるのか当裁判所の判断にあるのかを、"
     f"判決ごとに {FIND_IN_CASE} を呼ばずに headings で確かめられます（例: keywords=解雇、passages=16条 OR 濫用）。"
-    f"間の箇所は {FIND_IN_CASE} で読めます"
+    f"間の箇所は {FIND_IN_CASE} で読めます。1 件が大きくなるので、主文が切れたら limit を小さくしてください"
 )
 PASSAGES_DESCRIPTION = (
     "1 つの判決の中で、検索式の語（除外語を除く）が出てくる箇所を前後の文とともに、位置（offset）の順に返します。"
@@ -103,7 +103,8 @@ PASSAGES_DESCRIPTION = (
     " next_start を start に渡して読めます。"
     f"mode=near にすると、すべての語が {NEAR_CHARS} 文字以内に揃って出てくる箇所だけを、mode=sentence にすると同じ文"
     "にある箇所だけを返します（例: 監査役 懸念。語が近くにあるだけで、誰が何を述べたかは text で確かめてください）。"
-    f"text は語の {PASSAGE_BEFORE} 字前から始まります。"
+    f"text は語の {PASSAGE_BEFORE} 字前から始まります。語は文字の並びとして探すので、否定の文の中にも一致します"
+    "（相当の理由があった は「相当の理由があったともいえない」にも一致）。"
 )
 PASSAGES_START_DESCRIPTION = "この位置（offset）以降の箇所だけを返す（既定 0）。前の応答の next_start を渡します"
 PASSAGES_MODE_DESCRIPTION = (
