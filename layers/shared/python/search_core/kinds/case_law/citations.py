@@ -4,8 +4,8 @@ Decisions cite 「第七百九条」, 「709条1項」, 「民法709条の2第1�
 「709条」. A keyword holding a citation (a number with 条, 項 or 号, perhaps with its 「の2」; the old 「ノ2」 is
 normalised to it) becomes a pattern: its 「第」 optional, its numbers not part of longer ones (398条の2 is not
 398条の22), without an 「の2」 of its own not followed by one, never the start of a word (3条件, 甲第3号証) and never
-a case's number ((ワ)第1号). The text is not otherwise rewritten, so every
-other keyword (「条の」, 「第709」, 「(ワ)第345」) is still a plain substring.
+a case's number ((ワ)第1号). The text is not otherwise rewritten, so every other keyword (「条の」, 「第709」,
+「(ワ)第345」) is still a plain substring.
 
 The index holds keys for the citations of each decision (citation_keys), named so that a decision holding a keyword
 holds every key the keyword asks for (Citation.keys): its units cited (709条, 709条の2), each unit right after
@@ -33,8 +33,8 @@ from search_core.kinds.case_law.terms import DecisionIndex, PatternTerm
 
 # A unit of a citation: 条, 項 or 号, unless it begins a word (3条件 is three conditions, 3項目 three items, 甲第3号証
 # an exhibit, 2号機 a machine: red team).
-_UNIT_MARK = r"(条(?!件)|項(?!目)|号(?![証機]))"
 _NOT_A_WORD_AFTER = {"条": "(?!件)", "項": "(?!目)", "号": "(?![証機])"}
+_UNIT_MARK = "(" + "|".join(unit + after for unit, after in _NOT_A_WORD_AFTER.items()) + ")"
 # A number of an article, paragraph or item with its optional 第 and の-number.
 _CITATION = re.compile(rf"第?(\d+){_UNIT_MARK}(?:の(\d+))?")
 # Every such unit of a text, overlapping (709条の2項 holds 709条の2 and 2項), from its first digit; never the number

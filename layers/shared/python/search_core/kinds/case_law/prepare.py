@@ -45,7 +45,10 @@ from search_core.kinds.case_law.texts import packed, searched_utf8
 # counting a kanji unit (3百万 → 300万); 6: formal numerals in sums (金参百萬円), sums written as a decimal of a unit
 # (0.03億円), and none read after a digit and 、 (金1、300万円); 7: positional kanji keep their zeros (〇〇〇 is
 # 000), 、 between thousands and ノ before a branch number read as , and の, circled numbers as (1), formal numerals
-# only before 円, branch numbers whole in citation keys, and no sum after 数 or 何 (数百万円).
+# only before 円, branch numbers whole in citation keys, and no sum after 数 or 何 (数百万円); 8: Arabic digits after
+# a kanji small unit are its last places (金1千300万円); 9: vague numerals left as written (二、三百万円), 、 a comma
+# only between digits of one kind, old formal numerals and 圓, no citation unit that begins a word or numbers a case;
+# 10: a sum's part after a larger unit written with its four places (1億0200万円).
 FORMAT_VERSION = "10"
 SEARCHED_COLUMNS = ("doc_id", "court", "date", "case_number", "case_name", "main_text", "facts_and_reasons")
 # Keywords never hold whitespace, so joining the columns with a newline never creates a false match across them.

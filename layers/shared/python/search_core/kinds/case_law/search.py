@@ -111,11 +111,8 @@ class CaseSearch:
     ) -> CasePassagesResponse:
         """The places in one decision where the expression's terms occur (each, or all of them near each other),
         from offset `start`, with their offsets and headings, fitted to `budget`."""
-        expression = parse(keywords)
-        _check_size(expression)
+        expression = _to_find(keywords, "{}探す語を 1 つ以上指定してください。")
         terms = expression.positive_terms
-        if not terms:
-            raise InvalidRequest(f"{_nothing_to_find(expression)}探す語を 1 つ以上指定してください。")
         first = min(limit, MAX_LIMIT)
         index = self._data.current()
         # Bounded like a search (red team: a 10-million-character decision took 32 s in near mode).
@@ -204,10 +201,16 @@ def _shown_places(passages: str | None) -> Expression | None:
     """The expression whose places each hit shows, checked as keywords are; None when none is asked for (blank too)."""
     if passages is None or not passages.strip():
         return None
-    expression = parse(passages)
+    return _to_find(passages, "passages: {}箇所を示す語を 1 つ以上指定してください。")
+
+
+def _to_find(keywords: str, refusal: str) -> Expression:
+    """The expression of places to find, checked as a search's keywords are, with at least one term to find; else
+    InvalidRequest with `refusal`, its {} filled with why there is nothing to find."""
+    expression = parse(keywords)
     _check_size(expression)
     if not expression.positive_terms:
-        raise InvalidRequest(f"passages: {_nothing_to_find(expression)}箇所を示す語を 1 つ以上指定してください。")
+        raise InvalidRequest(refusal.format(_nothing_to_find(expression)))
     return expression
 
 
