@@ -49,6 +49,12 @@ CASES = [
         "SELECT * FROM stores WHERE is_open_at(opening_hours, '日曜 10時')",
         ["'日曜 10時'", "is_open_at(hours, ts)"],
     ),
+    # Values of two types compared: the comparison DuckDB underlined, not a macro's usage beside it.
+    (
+        "events",
+        "SELECT * FROM events WHERE capacity > 100000000 AND start_date < jst_today()",
+        ["capacity > 100000000 は VARCHAR と INTEGER を比べています", "TRY_CAST(列 AS INTEGER)"],
+    ),
     # A JSON function given plain text says how to write JSON, or to use LIKE.
     ("events", "SELECT * FROM events WHERE json_contains(target_audience, '家族')", ["'\"家族\"'", "LIKE '%家族%'"]),
 ]
@@ -63,6 +69,13 @@ def test_errors_name_what_is_wrong_and_how_to_go_on(
     message = raised.value.message
     assert all(part in message for part in expected), message
     assert len(message) <= MAX_MESSAGE_CHARS and "Candidate" not in message and "LINE 1" not in message
+
+
+def test_a_comparison_of_two_types_blames_the_comparison_not_a_macro_beside_it(sandbox: Callable[..., Any]) -> None:
+    sql = "SELECT * FROM events WHERE capacity > 100000000 AND start_date < jst_today()"
+    with pytest.raises(SearchError) as raised:
+        query_sandbox(sandbox("events"), SQL_DATASETS["events"], sql)
+    assert "マクロ" not in raised.value.message and "Binder Error" not in raised.value.message
 
 
 def test_a_string_where_the_macro_wants_a_timestamp_just_works(sandbox: Callable[..., Any]) -> None:

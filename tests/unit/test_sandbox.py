@@ -64,6 +64,40 @@ def test_configuration_is_locked(locked: duckdb.DuckDBPyConnection, sql: str) ->
         locked.execute(sql)
 
 
+def _as_duckdb_shows(name: str, value: str) -> str:
+    """`value` of setting `name` as DuckDB shows it once set (a size is shown in MiB, GiB ...)."""
+    con = duckdb.connect()
+    con.execute(f"SET {name} = {value}")
+    return str(con.execute(f"SELECT current_setting('{name}')").fetchall()[0][0])
+
+
+@pytest.mark.parametrize(
+    ("name", "pinned", "loosened"),
+    [
+        ("allow_extension_repositories", lambda _: "'forbidden'", "'allowed'"),
+        ("allow_persistent_secrets", lambda _: "false", "true"),
+        ("max_execution_time", lambda limits: str(limits.statement_milliseconds), "0"),
+        ("operator_memory_limit", lambda limits: f"'{limits.operator_memory_mb}MB'", "'100GB'"),
+    ],
+)
+def test_engine_settings_are_pinned_before_the_lock(
+    locked: duckdb.DuckDBPyConnection, test_limits: Any, name: str, pinned: Callable[[Any], str], loosened: str
+) -> None:
+    wanted = _as_duckdb_shows(name, pinned(test_limits))
+    assert wanted != _as_duckdb_shows(name, loosened)
+    for attempt in (f"SET {name} = {loosened}", f"RESET {name}", f"SET GLOBAL {name} = {loosened}"):
+        with pytest.raises(duckdb.Error, match="lock|configuration"):
+            locked.execute(attempt)
+    assert str(locked.execute(f"SELECT current_setting('{name}')").fetchall()[0][0]) == wanted
+
+
+def test_a_statement_past_its_time_is_stopped_by_the_engine_itself(tmp_path: Path) -> None:
+    quick = replace(TEST_LIMITS, timeout_seconds=0.4)
+    locked = open_sandbox(quick, tmp_path)
+    with pytest.raises(duckdb.InterruptException, match="maximum execution time"):
+        locked.execute("SELECT count(*) FROM range(10000000000) t(i) WHERE hash(i) % 7 = 3").fetchall()
+
+
 def test_data_is_loaded_before_the_lock(locked: duckdb.DuckDBPyConnection) -> None:
     assert locked.execute("SELECT count(*) FROM events").fetchall() == [(32,)]
 

@@ -38,6 +38,9 @@ _NO_MATCH = re.compile(r"(?:argument types '|function call \")(\w+|\S+?)\((.*?)\
 _CANDIDATE = re.compile(r"^\s*\"?([^\s(\"]+)\"?\((.*)\)", re.MULTILINE)
 _UNCONVERTED = re.compile(r"""(?:convert string|format:|numerical:) ['"](.*?)['"]""")
 _MACRO_MISUSE = re.compile(r"Macro (\w+)\(\) does not support")
+_CANNOT_COMPARE = re.compile(r"Cannot compare values of type (\S+) and type (\S+)")
+# DuckDB underlines the expression at fault under its echo of the line: "LINE 2: <line>" then carets.
+_UNDERLINED = re.compile(r"^(LINE \d+: )(.*)\n( *)(\^+)", re.MULTILINE)
 _MALFORMED_JSON = re.compile(r'Malformed JSON.*?Input: "(.{0,60})', re.DOTALL)
 # Types a conversion error may name, spelled as DuckDB accepts them in a CAST (anything else is not probed).
 _CAST_TYPES = frozenset(
@@ -77,6 +80,8 @@ def explain(con: duckdb.DuckDBPyConnection, sql: str, error: duckdb.Error, table
         return _failed(f"マクロの引数が合いません。{_usage(macro)}")
     if missing := _MISSING_COLUMN.search(text):
         return _failed(_unknown_column(con, missing.group(1) or missing.group(2), table))
+    if compared := _CANNOT_COMPARE.search(text):
+        return _failed(_comparison(sql, text, compared.group(1), compared.group(2)))
     if "Conversion Error" in text:
         return _failed(_conversion(con, sql, text, table, brief=bool(macros)) + "".join(_usage(m) for m in macros))
     if no_match := _NO_MATCH.search(text):
@@ -175,10 +180,7 @@ def _conversion(con: duckdb.DuckDBPyConnection, sql: str, text: str, table: Tabl
     stated = _UNCONVERTED.search(text)
     value = stated.group(1) if stated else None
     if value is not None and re.search(rf"->>\s*'{re.escape(value)}'\s*::", sql):
-        return (
-            f"'{value}' を変換しようとしました: :: は ->> より先に結びつきます。"
-            f"(列->>'{value}')::型 のように括弧で囲んでください。"
-        )
+        return _cast_binds_first(value)
     at_fault = f"値 '{value[:60]}' を" if value is not None else "値を"
     if brief:
         return f"{at_fault}変換できません。"
@@ -186,6 +188,42 @@ def _conversion(con: duckdb.DuckDBPyConnection, sql: str, text: str, table: Tabl
         f"{at_fault}変換できません（{first_part(text)[:160]}）。テキストの値は TRY_CAST で変換し（変換できない値は "
         "NULL）、日付は DATE '2025-10-05'、日時は TIMESTAMP '2025-10-05 10:00' と書きます。"
     )
+
+
+def _cast_binds_first(key: str) -> str:
+    return (
+        f"'{key}' を変換しようとしました: :: は ->> より先に結びつきます。"
+        f"(列->>'{key}')::型 のように括弧で囲んでください。"
+    )
+
+
+def _comparison(sql: str, text: str, left: str, right: str) -> str:
+    """Which comparison mixes types, as DuckDB underlined it, and how to make them one.
+
+    >>> message = "Cannot compare ...\\n\\nLINE 1: SELECT 1 WHERE a > 5\\n" + " " * 23 + "^^^^^"
+    >>> _comparison("SELECT 1 WHERE a > 5", message, "VARCHAR", "INTEGER_LITERAL")[:34]
+    'a > 5 は VARCHAR と INTEGER を比べています。'
+    """
+    if cast_key := re.search(r"->>\s*'([^']{1,60})'\s*::", sql):
+        return _cast_binds_first(cast_key.group(1))
+    types = " と ".join(t.removesuffix("_LITERAL") for t in (left, right))
+    underlined = _underlined(text)
+    where = f"{underlined} は " if underlined else ""
+    return (
+        f"{where}{types} を比べています。比べる前に型を揃えてください: "
+        "文字列の列は TRY_CAST(列 AS INTEGER) のように変換し（変換できない値は NULL）、"
+        "値の側は '…'、DATE '2025-10-05'、TIMESTAMP '2025-10-05 10:00' のように書きます。"
+    )
+
+
+def _underlined(text: str) -> str | None:
+    """The part of the query DuckDB underlined in its message, if short enough to quote."""
+    found = _UNDERLINED.search(text)
+    if found is None:
+        return None
+    start = len(found.group(3)) - len(found.group(1))
+    part = found.group(2)[start : start + len(found.group(4))].strip()
+    return part if 0 < len(part) <= 160 else None
 
 
 def _value_at_fault(con: duckdb.DuckDBPyConnection, conversion: Conversion, table: TableSpec) -> str | None:

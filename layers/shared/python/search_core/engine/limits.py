@@ -12,6 +12,8 @@ _INTERRUPT_SHARE = 0.75
 # The share of that time a failed query's error may take to be explained from the data (a value that would not
 # convert): begun before the interrupt, it ends before the kill.
 _EXPLAIN_SHARE = 0.25
+# The share of DuckDB's memory a dataset may take when held in memory; a larger one is read from a DuckDB file.
+_IN_MEMORY_DATA_SHARE = 0.25
 # Texts whose checks and conditions a worker keeps (each costs memory of about twice its own length).
 TEXTS_KEPT = 64
 MAX_SQL_CHARS = 20_000
@@ -72,6 +74,26 @@ class QueryLimits:
         return received + self.interrupt_seconds
 
     @property
+    def statement_milliseconds(self) -> int:
+        """DuckDB's own bound on one statement (`max_execution_time`): the interrupt's time, which no statement of
+        a request outlives, so the engine stops a runaway itself should the watchdog not fire.
+
+        >>> QueryLimits.for_function(2048, 4.0).statement_milliseconds
+        3000
+        """
+        return round(self.interrupt_seconds * 1000)
+
+    @property
+    def operator_memory_mb(self) -> int:
+        """What one query's intermediates (sorts, hash tables) may take of DuckDB's memory: what data held in
+        memory leaves, since only a CSV under `_IN_MEMORY_DATA_SHARE` of it is held there (`table_file_min_bytes`).
+
+        >>> QueryLimits.for_function(1769, 5.0).operator_memory_mb
+        603
+        """
+        return round(self.duckdb_memory_mb * (1 - _IN_MEMORY_DATA_SHARE))
+
+    @property
     def explain_seconds(self) -> float:
         """How long a failed query's error may take to be explained from the data.
 
@@ -100,7 +122,7 @@ class QueryLimits:
             # holds ~650 MB and its successor after a kill needs 4.3 s; from a file it holds ~80 MB and a successor
             # serves in ~0.2 s, for a first load 1.5 s (34%) slower. Below a quarter of DuckDB's memory limit
             # (201 MB at 1,769 MB) the faster first load wins.
-            table_file_min_bytes=duckdb_memory_mb * 2**20 // 4,
+            table_file_min_bytes=round(duckdb_memory_mb * 2**20 * _IN_MEMORY_DATA_SHARE),
         )
 
     @property

@@ -5,6 +5,11 @@ ATTACH, extensions) is turned off, the local file system disabled — `enable_ex
 query read files under `temp_directory` — and the configuration locked, so no query can turn any of it back on. An
 open database file stays readable through the handle DuckDB already holds; nothing else on disk is. Without a temp
 directory nothing spills: a query that would need to gets the memory message instead.
+
+Before the lock, the engine's own bounds are pinned too: a statement stops at the worker's interrupt deadline even
+if the watchdog thread does not fire (`max_execution_time`, so the parent's kill stays the last resort), and a
+query's intermediates may take only the share of memory the loaded data leaves (`operator_memory_limit`). No
+extension repository can be added and no secret persisted, whatever a later release makes the defaults.
 """
 
 from __future__ import annotations
@@ -26,6 +31,14 @@ _LOCKDOWN = (
 )
 
 
+def _engine_bounds(limits: QueryLimits) -> tuple[str, ...]:
+    """The per-statement bounds, set after loading (a load may take longer and use more than one query may)."""
+    return (
+        f"SET max_execution_time = {limits.statement_milliseconds}",
+        f"SET operator_memory_limit = '{limits.operator_memory_mb}MB'",
+    )
+
+
 def open_sandbox(
     limits: QueryLimits,
     work_dir: Path,
@@ -40,7 +53,7 @@ def open_sandbox(
     if load is not None:
         load(con)
     _forget_temp_directory(con)
-    for statement in _LOCKDOWN:
+    for statement in (*_engine_bounds(limits), *_LOCKDOWN):
         con.execute(statement)
     return con
 
@@ -71,5 +84,7 @@ def connect_bounded(
             "autoinstall_known_extensions": False,
             "autoload_known_extensions": False,
             "allow_community_extensions": False,
+            "allow_extension_repositories": "forbidden",
+            "allow_persistent_secrets": False,
         },
     )
