@@ -9,7 +9,7 @@ from itertools import product
 from typing import Any
 
 import pytest
-from cfnlint.api import lint
+from cfnlint.api import ManualArgs, lint
 from cfnlint.decode import decode_str
 from tooling.local import ROOT
 from tooling.template import agent_instruction
@@ -19,6 +19,12 @@ from search_core.catalogue import ACTION_GROUPS, camel
 TEMPLATE = ROOT / "template.yaml"
 PLATFORMS = ("harness", "classic", "none")
 GATEWAY_MODES = ("off", "iam", "cognito")
+# A guardrail off or on (an ID and its version), and SnapStart off or on: each pinned as a deploy would give it.
+GUARDRAILS = {
+    "off": {"GuardrailId": "", "GuardrailVersion": ""},
+    "on": {"GuardrailId": "abc123", "GuardrailVersion": "1"},
+}
+SNAPSTART = ("off", "on")
 # The README's Region, where the default inference profile (jp) runs, and cfn-lint's default one.
 REGIONS = ["ap-northeast-1", "us-east-1"]
 # CloudFormation's pattern for an AllowedTools entry, and its length limit.
@@ -100,13 +106,21 @@ def test_the_default_is_the_harness_with_its_gateway(template: Any) -> None:
     assert deployed("Resources", template, {}) == expected_resources("harness", "off")
 
 
-@pytest.mark.parametrize(("platform", "gateway"), list(product(PLATFORMS, GATEWAY_MODES)))
-def test_cfn_lint_is_clean_for_each_platform(template: Any, platform: str, gateway: str) -> None:
-    """The template as CloudFormation sees it when the parameters can hold only these values."""
+@pytest.mark.parametrize(
+    ("platform", "gateway", "guardrail", "snapstart"), list(product(PLATFORMS, GATEWAY_MODES, GUARDRAILS, SNAPSTART))
+)
+def test_cfn_lint_is_clean_for_each_combination(
+    template: Any, platform: str, gateway: str, guardrail: str, snapstart: str
+) -> None:
+    """The template as CloudFormation sees it when the parameters can hold only these values (a branch of an `!If`
+    that pinning leaves unreachable, W1028, is what pinning means; the template itself is linted whole)."""
     fixed = json.loads(json.dumps(template))
-    for name, value in (("AgentPlatform", platform), ("McpGateway", gateway)):
+    pinned = {"AgentPlatform": platform, "McpGateway": gateway, "SnapStart": snapstart, **GUARDRAILS[guardrail]}
+    for name, value in pinned.items():
+        fixed["Parameters"][name].pop("AllowedPattern", None)
         fixed["Parameters"][name] |= {"Default": value, "AllowedValues": [value]}
-    assert [str(match) for match in lint(json.dumps(fixed), regions=REGIONS)] == []
+    matches = lint(json.dumps(fixed), regions=REGIONS, config=ManualArgs(ignore_checks=["W1028"]))
+    assert [str(match) for match in matches] == []
 
 
 @pytest.mark.parametrize("platform", PLATFORMS)
@@ -147,11 +161,13 @@ def test_the_harness_may_call_exactly_the_gateway_targets_tools(template: Any) -
 def test_the_harness_uses_the_agents_model_and_bounds_a_question(template: Any) -> None:
     harness = template["Resources"]["Harness"]["Properties"]
     agent = template["Resources"]["Agent"]["Properties"]
-    assert harness["Model"] == {"BedrockModelConfig": {"ModelId": agent["FoundationModel"]}}
+    assert harness["Model"]["BedrockModelConfig"]["ModelId"] == agent["FoundationModel"]
     # 2-4 tool calls and the answer, with room to act on an error, and far below the default of 75.
     assert 5 <= harness["MaxIterations"] <= 10
-    # Long enough for the slowest function to answer once, with the model's turns around it.
-    assert harness["TimeoutSeconds"] > max(group.timeout_seconds for group in ACTION_GROUPS.values())
+    # Long enough for the slowest function to answer once, with the model's turns around it; AWS's default is 3,600.
+    assert max(group.timeout_seconds for group in ACTION_GROUPS.values()) < harness["TimeoutSeconds"] < 3600
+    # AWS sets no cap on a turn's output by default.
+    assert 1024 <= harness["MaxTokens"] <= 8192
     assert harness["Memory"] == {"Disabled": {}}
     assert "AuthorizerConfiguration" not in harness  # callers sign with IAM: InvokeHarness on its ARN
 
@@ -161,12 +177,9 @@ def test_the_harness_role_may_invoke_the_model_and_our_gateway_and_nothing_else(
     [trust] = role["AssumeRolePolicyDocument"]["Statement"]
     assert trust["Principal"] == {"Service": "bedrock-agentcore.amazonaws.com"}
     assert trust["Condition"]["StringEquals"] == {"aws:SourceAccount": {"Ref": "AWS::AccountId"}}
-    [policy] = role["Policies"]
-    agent_model_statements = template["Resources"]["AgentRole"]["Properties"]["Policies"][0]["PolicyDocument"][
-        "Statement"
-    ][:2]
-    *model, gateway = policy["PolicyDocument"]["Statement"]
-    assert model == agent_model_statements
+    agent_statements = role_statements(template, "AgentRole")
+    *model, gateway = role_statements(template, "HarnessRole")
+    assert model == agent_statements[:2] + agent_statements[-1:]  # the model and the guardrail
     assert gateway == {
         "Sid": "InvokeOurGateway",
         "Effect": "Allow",
@@ -174,6 +187,10 @@ def test_the_harness_role_may_invoke_the_model_and_our_gateway_and_nothing_else(
         "Resource": {"Fn::GetAtt": ["Gateway", "GatewayArn"]},
     }
     assert "ManagedPolicyArns" not in role
+
+
+def role_statements(template: Any, role: str, policy: int = 0) -> list[Any]:
+    return list(template["Resources"][role]["Properties"]["Policies"][policy]["PolicyDocument"]["Statement"])
 
 
 def test_the_classic_agent_stays_one_parameter_away(template: Any) -> None:

@@ -164,6 +164,11 @@ def test_each_function_is_invoked_only_by_this_agent(template: Any) -> None:
         assert permission["Condition"] == "CreateClassicAgent"  # the harness reaches them through the Gateway
         assert permission["Properties"]["Principal"] == "bedrock.amazonaws.com"
         assert permission["Properties"]["SourceArn"] == {"Fn::GetAtt": ["Agent", "AgentArn"]}
+    executors = [
+        group["ActionGroupExecutor"]["Lambda"] for group in template["Resources"]["Agent"]["Properties"]["ActionGroups"]
+    ]
+    invoked = [{"Ref": f"{camel(name)}Function.Alias"} for name in ACTION_GROUPS]
+    assert [p["Properties"]["FunctionName"] for p in permissions] == invoked == executors  # the published version
 
 
 def test_a_created_bucket_is_private_encrypted_and_tls_only(template: Any) -> None:
@@ -238,7 +243,7 @@ def test_each_gateway_target_offers_its_functions_own_tools(template: Any, tools
         target = template["Resources"][f"{camel(name)}GatewayTarget"]
         assert target["Condition"] == "CreateGateway"
         lambda_target = target["Properties"]["TargetConfiguration"]["Mcp"]["Lambda"]
-        assert lambda_target["LambdaArn"] == {"Fn::GetAtt": [f"{camel(name)}Function", "Arn"]}
+        assert lambda_target["LambdaArn"] == {"Ref": f"{camel(name)}Function.Alias"}
         assert lambda_target["ToolSchema"]["InlinePayload"] == [gateway_tool(tool) for tool in tools[name]]
 
 
@@ -250,7 +255,7 @@ def test_the_gateway_role_may_invoke_our_functions_and_nothing_else(template: An
     [policy] = role["Policies"]
     [statement] = policy["PolicyDocument"]["Statement"]
     assert statement["Effect"] == "Allow" and statement["Action"] == "lambda:InvokeFunction"
-    assert statement["Resource"] == [{"Fn::GetAtt": [f"{camel(name)}Function", "Arn"]} for name in ACTION_GROUPS]
+    assert statement["Resource"] == [{"Ref": f"{camel(name)}Function.Alias"} for name in ACTION_GROUPS]
 
 
 def test_the_gateway_is_never_open(template: Any) -> None:

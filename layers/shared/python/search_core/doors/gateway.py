@@ -18,6 +18,10 @@ TARGET_SEPARATOR = "___"
 # The action group a translated event names: it appears only in logs, where it tells the doors apart.
 GATEWAY_ACTION_GROUP = "agentcore-gateway"
 _MAX_NAME_CHARS = 100
+# The MCP versions a Gateway serving these tools accepts: those whose initialize handshake the local MCP server's
+# SDK speaks too and whose tool result (text content, isError) is the one `tool_result` makes; AWS's Gateway
+# documents these three among its versions. The template's ProtocolConfiguration is generated from this.
+MCP_VERSIONS = ("2025-03-26", "2025-06-18", "2025-11-25")
 
 
 class ToolCallRejected(Exception):
