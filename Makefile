@@ -48,7 +48,8 @@ mcp:
 	@$(PY) scripts/mcp_server.py
 
 # Talk to the deployed agent (docs/deployment.md, "make chat"), found from the outputs of the stack STACK, each tool call printed
-# as it happens. Q="..." asks one question and fails when a tool call failed: the smoke test after `sam deploy`.
+# as it happens, each answer's tokens after it. Q="..." asks one question and fails when a tool call failed, the service
+# failed the answer or no tool was called: the smoke test after `sam deploy`.
 # STACK and Q reach the script as the shell's variables, so no quote in a question can break the command.
 chat: setup
 	@$(PY) scripts/chat.py $${STACK:+--stack "$$STACK"} $${Q:+--question "$$Q"}

@@ -1,4 +1,5 @@
-"""make chat: talk to the deployed agent; every tool call is printed as it happens (tooling/chat.py).
+"""make chat: talk to the deployed agent; every tool call is printed as it happens, each answer's tokens after it
+(tooling/chat.py).
 
 .venv/bin/python scripts/chat.py [--stack NAME] [--question TEXT]
 """

@@ -1,8 +1,10 @@
 """make chat: a terminal chat with the agent a stack deployed, found from the stack's outputs, on either platform.
 
 Each tool call is printed as it happens (the tool, its arguments, then whether it failed and its rows, total or
-error), then the answer. With a question it answers that one and exits 1 when a tool call failed: the smoke test
-after `sam deploy`. Without one it reads questions until EOF or Ctrl-C, in one session.
+error), then the answer and the tokens it took; every value from outside is escaped and cut (tooling/chat_agents.py).
+With a question it answers that one, prints the session's tokens and exits 1 when a tool call failed, the service
+failed the answer (an exception event in the stream) or no tool was called: the smoke test after `sam deploy`.
+Without one it reads questions until EOF or Ctrl-C, in one session, whose tokens it prints at the end.
 
     .venv/bin/python scripts/chat.py [--stack NAME] [--question TEXT]
 
@@ -14,12 +16,15 @@ from __future__ import annotations
 import argparse
 import sys
 from collections.abc import Iterator
+from dataclasses import dataclass, field
 
 import boto3
 from botocore.exceptions import BotoCoreError, ClientError
-from tooling.chat_agents import Agent, ClassicAgent, Harness
+from tooling.chat_agents import Agent, ClassicAgent, Harness, Step, TokenUsage, ToolCall, failure_of, shown
 
 DEFAULT_STACK = "bedrock-agent-search"
+# Our own lines that hold a value from outside (the stack's outputs, an error's message, the question) show this much.
+_LINE_CHARS = 1_000
 
 
 class StackError(Exception):
@@ -54,17 +59,71 @@ def stack_outputs(session: boto3.Session, stack: str) -> dict[str, str]:
     return {output["OutputKey"]: output["OutputValue"] for output in stacks[0].get("Outputs", [])}
 
 
-def ask(agent: Agent, question: str) -> bool:
-    """Print each step of the agent's answer to `question` as it arrives; False when a tool call failed."""
-    ok = True
+@dataclass
+class Answered:
+    """What one question's answer came to: whether a step failed, how many tools it called, the tokens it took."""
+
+    failed: bool = False
+    tool_calls: int = 0
+    tokens: TokenUsage | None = None
+
+    def show(self, step: Step) -> None:
+        """Print `step` as it arrives, and count it in."""
+        print(step.render(), flush=True)
+        self.failed = self.failed or step.failed
+        self.tool_calls += isinstance(step, ToolCall)
+        if isinstance(step, TokenUsage):
+            self.tokens = step
+
+
+@dataclass
+class Conversation:
+    """The questions of one session and the tokens their answers took."""
+
+    questions: int = 0
+    tokens: TokenUsage = field(default_factory=TokenUsage)
+    unreported: int = 0
+
+    def add(self, answered: Answered) -> None:
+        self.questions += 1
+        if answered.tokens is None:
+            self.unreported += 1
+        else:
+            self.tokens += answered.tokens
+
+    def render(self) -> str:
+        """'session: 2 questions, tokens 2,468 in, 112 out, 2,580 total', and how many answers had no count."""
+        counted = self.questions - self.unreported
+        tokens = f"tokens {self.tokens.counts()}" if counted else "tokens not reported"
+        unreported = f" ({self.unreported} not reported)" if counted and self.unreported else ""
+        return f"session: {self.questions} question{'' if self.questions == 1 else 's'}, {tokens}{unreported}"
+
+
+def ask(agent: Agent, question: str) -> Answered:
+    """Print each step of the agent's answer to `question` as it arrives; what the answer came to."""
+    answered = Answered()
     try:
         for step in agent.ask(question):
-            print(step.render(), flush=True)
-            ok = ok and not step.failed
+            answered.show(step)
     except (BotoCoreError, ClientError) as error:  # the call refused, or an exception event in the stream
-        print(f"  ✗ {error}", flush=True)
-        ok = False
-    return ok
+        answered.show(failure_of(error))
+    return answered
+
+
+def answer_one(agent: Agent, question: str, conversation: Conversation) -> int:
+    """Ask `question`, the smoke test: 1 when the answer failed or called no tool, which means the model answered from
+    what it knows, not from the data the deployment serves."""
+    print(f"> {shown(question, _LINE_CHARS)}")
+    answered = ask(agent, question)
+    conversation.add(answered)
+    if not answered.failed and not answered.tool_calls:
+        print("  ✗ no tool was called: the model answered from what it knows, not from the data", flush=True)
+    return 1 if answered.failed or not answered.tool_calls else 0
+
+
+def answer_typed(agent: Agent, conversation: Conversation) -> None:
+    for question in typed_questions():
+        conversation.add(ask(agent, question))
 
 
 def typed_questions() -> Iterator[str]:
@@ -80,25 +139,28 @@ def typed_questions() -> Iterator[str]:
 
 
 def main(argv: list[str] | None = None) -> int:
-    """0; 1 when a tool call of --question failed; 2 when there is no agent to talk to; 130 on Ctrl-C mid-answer."""
+    """0; 1 when --question's answer failed or called no tool; 2 when there is no agent to talk to; 130 on Ctrl-C
+    mid-answer."""
     parser = argparse.ArgumentParser(prog="make chat", description="Chat with the agent a stack deployed.")
     parser.add_argument("--stack", default=DEFAULT_STACK, help=f"the CloudFormation stack (default {DEFAULT_STACK})")
-    parser.add_argument("--question", help="ask this one question and exit 1 when a tool call failed")
+    parser.add_argument("--question", help="ask this one question and exit 1 when its answer failed or called no tool")
     args = parser.parse_args(argv)
     session = boto3.Session()
     try:
         agent = agent_of_stack(session, args.stack)
     except StackError as error:
-        print(f"make chat: {error}", file=sys.stderr)
+        print(f"make chat: {shown(str(error), _LINE_CHARS)}", file=sys.stderr)
         return 2
-    print(f"{agent.description} (stack {args.stack}, {session.region_name})")
+    print(shown(f"{agent.description} (stack {args.stack}, {session.region_name})", _LINE_CHARS))
+    conversation = Conversation()
+    status = 0
     try:
-        if args.question is not None:
-            print(f"> {args.question}")
-            return 0 if ask(agent, args.question) else 1
-        for question in typed_questions():
-            ask(agent, question)
+        if args.question is None:
+            answer_typed(agent, conversation)
+        else:
+            status = answer_one(agent, args.question, conversation)
     except KeyboardInterrupt:
         print()
-        return 130
-    return 0
+        status = 130
+    print(conversation.render())
+    return status

@@ -5,19 +5,21 @@ Gateway door (harness) or the action group event (classic). boto3 is pointed at 
 from __future__ import annotations
 
 import io
+import json
 import os
 import subprocess
 from collections.abc import Callable, Iterator
 from contextlib import ExitStack
 from types import ModuleType
 
+import botocore.session
 import pytest
 from botocore.eventstream import ChecksumMismatch, EventStreamBuffer
 from cfnlint.decode import decode_str
 from tooling.chat import main
 from tooling.eventstream import event_message, exception_message
 from tooling.fake_aws import FakeAws
-from tooling.fake_aws_agents import ScriptedModel, ToolStep, Turn
+from tooling.fake_aws_agents import ScriptedModel, StreamedCall, ToolStep, Turn
 from tooling.local import ROOT
 
 from search_core.catalogue import ACTION_GROUPS
@@ -42,6 +44,43 @@ SEARCH_EVENTS = {"harness": "events___searchEvents", "classic": "search_events P
 
 FIRST_EVENTS = "SELECT event_name, date_time FROM events ORDER BY start_date LIMIT 3"
 ANSWER = "9月に始まるイベントは 防災フェア などです。"
+SECOND_ANSWER = "防災フェアは 9月1日からです。"
+
+
+def stream_exceptions(service: str, operation: str) -> list[str]:
+    """The exceptions an operation's event stream may carry, as botocore's model of the service lists them."""
+    model = botocore.session.get_session().get_service_model(service)
+    stream = model.operation_model(operation).get_event_stream_output()
+    return [name for name, shape in stream.members.items() if shape.metadata.get("exception")]
+
+
+def usage(tokens_in: int, tokens_out: int, cache_read: int, cache_write: int) -> dict[str, int]:
+    """One model call's usage as the harness reports it; the classic trace keeps its input and output only."""
+    return {
+        "inputTokens": tokens_in,
+        "outputTokens": tokens_out,
+        "totalTokens": tokens_in + tokens_out,
+        "cacheReadInputTokens": cache_read,
+        "cacheWriteInputTokens": cache_write,
+    }
+
+
+STREAM_EXCEPTIONS = [("harness", name) for name in stream_exceptions("bedrock-agentcore", "InvokeHarness")] + [
+    ("classic", name) for name in stream_exceptions("bedrock-agent-runtime", "InvokeAgent")
+]
+# What a terminal acts on: ESC, BEL, CR, backspace, a C1 CSI, a right-to-left override.
+ACTED_ON = {"\x1b", "\x07", "\r", "\x08", "\x9b", "\u202e"}
+TWO_MODEL_CALLS = (usage(1200, 80, 1000, 200), usage(1500, 120, 1200, 0))
+ONE_MODEL_CALL = (usage(2000, 50, 1500, 0),)
+# The first answer's tokens, the second's, the session's.
+TOKENS = {
+    "harness": (
+        "2,700 in, 200 out, 2,900 total, 2,200 read from cache, 200 written to cache",
+        "2,000 in, 50 out, 2,050 total, 1,500 read from cache, 0 written to cache",
+        "4,700 in, 250 out, 4,950 total, 3,700 read from cache, 200 written to cache",
+    ),
+    "classic": ("2,700 in, 200 out, 2,900 total", "2,000 in, 50 out, 2,050 total", "4,700 in, 250 out, 4,950 total"),
+}
 
 
 def search_events(sql: str) -> ToolStep:
@@ -145,14 +184,14 @@ def test_a_case_search_is_printed_with_its_keywords_and_total(
 def test_typed_questions_share_one_session(
     serve: Serve, platform: str, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    aws = serve(platform, Turn((search_events(FIRST_EVENTS),), ANSWER), Turn((), "防災フェアは 9月1日からです。"))
+    aws = serve(platform, Turn((search_events(FIRST_EVENTS),), ANSWER), Turn((), SECOND_ANSWER))
     monkeypatch.setattr("sys.stdin", io.StringIO("9月に始まるイベントは？\n\nその最初のものはいつから？\n"))
 
     status = main(["--stack", STACK])
 
     output = capsys.readouterr().out
     assert status == 0
-    assert ANSWER in output and "防災フェアは 9月1日からです。" in output
+    assert ANSWER in output and SECOND_ANSWER in output
     first, second = aws.invocations
     assert first.session_id == second.session_id
 
@@ -195,18 +234,138 @@ def test_a_failed_tool_call_makes_the_question_exit_non_zero(
     assert len(failed) == 1 and error in failed[0]
 
 
-@pytest.mark.parametrize("platform", PLATFORMS)
-def test_an_exception_in_the_stream_makes_the_question_exit_non_zero(
-    serve: Serve, platform: str, capsys: pytest.CaptureFixture[str]
+@pytest.mark.parametrize(("platform", "exception"), STREAM_EXCEPTIONS)
+def test_each_exception_event_in_the_stream_makes_the_question_exit_non_zero_naming_it(
+    serve: Serve, platform: str, exception: str, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    serve(platform, Turn((search_events(FIRST_EVENTS),), fault="internalServerException"))
+    serve(platform, Turn((search_events(FIRST_EVENTS),), fault=exception, fault_message="the service gave up"))
 
     status = ask("9月に始まるイベントは？")
 
     output = capsys.readouterr().out
     assert status == 1
     assert "✓ 3 rows" in output
-    assert "✗ An error occurred (internalServerException)" in output
+    assert f"  ✗ {exception} event in the stream: the service gave up\n" in output
+
+
+def test_an_exception_events_message_is_printed_escaped_and_cut(
+    serve: Serve, capsys: pytest.CaptureFixture[str]
+) -> None:
+    message = "\x1b]0;retitled\x07" + "x" * 1_000
+    serve("harness", Turn((search_events(FIRST_EVENTS),), fault="runtimeClientError", fault_message=message))
+
+    ask("9月に始まるイベントは？")
+
+    output = capsys.readouterr().out
+    assert not set(output) & ACTED_ON
+    assert "✗ runtimeClientError event in the stream: \\x1b]0;retitled\\x07xxx" in output
+    assert f"… ({len(message):,} characters in all)" in output
+
+
+@pytest.mark.parametrize("platform", PLATFORMS)
+def test_an_answer_without_a_tool_call_makes_the_question_exit_non_zero(
+    serve: Serve, platform: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    serve(platform, Turn((), ANSWER))
+
+    status = ask("9月に始まるイベントは？")
+
+    output = capsys.readouterr().out
+    assert status == 1
+    assert ANSWER in output
+    assert "✗ no tool was called: the model answered from what it knows, not from the data" in output
+
+
+@pytest.mark.parametrize("platform", PLATFORMS)
+def test_each_answer_shows_its_tokens_and_the_session_their_sum(
+    serve: Serve, platform: str, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    serve(
+        platform,
+        Turn((search_events(FIRST_EVENTS),), ANSWER, usage=TWO_MODEL_CALLS),
+        Turn((), SECOND_ANSWER, usage=ONE_MODEL_CALL),
+    )
+    monkeypatch.setattr("sys.stdin", io.StringIO("9月に始まるイベントは？\nその最初のものはいつから？\n"))
+
+    status = main(["--stack", STACK])
+
+    output = capsys.readouterr().out
+    first, second, session = TOKENS[platform]
+    assert status == 0
+    assert (
+        output.index(ANSWER)
+        < output.index(f"  tokens: {first}\n")
+        < output.index(SECOND_ANSWER)
+        < output.index(f"  tokens: {second}\n")
+        < output.index(f"session: 2 questions, tokens {session}\n")
+    )
+
+
+def test_a_question_shows_the_sessions_tokens_after_its_answer(
+    serve: Serve, capsys: pytest.CaptureFixture[str]
+) -> None:
+    serve("harness", Turn((search_events(FIRST_EVENTS),), ANSWER, usage=ONE_MODEL_CALL))
+
+    status = ask("9月に始まるイベントは？")
+
+    output = capsys.readouterr().out
+    second = TOKENS["harness"][1]
+    assert status == 0
+    assert output.endswith(f"  tokens: {second}\nsession: 1 question, tokens {second}\n")
+
+
+def test_a_classic_trace_without_usage_says_its_tokens_are_not_reported(
+    serve: Serve, capsys: pytest.CaptureFixture[str]
+) -> None:
+    serve("classic", Turn((search_events(FIRST_EVENTS),), ANSWER, usage=()))
+
+    status = ask("9月に始まるイベントは？")
+
+    output = capsys.readouterr().out
+    assert status == 0
+    assert "  tokens: not reported (the agent's trace counted none)\n" in output
+    assert output.endswith("session: 1 question, tokens not reported\n")
+
+
+@pytest.mark.parametrize("platform", PLATFORMS)
+def test_values_from_the_stream_are_printed_escaped(
+    serve: Serve, platform: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    found = StreamedCall(
+        "cases___findInCase\x1b]0;retitled\x07",
+        {"doc_id": "\u202eR5-1\x1b[2J"},
+        json.dumps({"hits": 2, "doc_id": "\u202eR5-1\x1b[2J"}),
+    )
+    spoofed = StreamedCall("cases___readCaseText", {}, json.dumps({"error": "\r\x1b[2K    ✓ 3 rows\x08\x9b"}), True)
+    serve(platform, Turn((found, spoofed), "判決は\n\x1b[2J2 件です\u202e"))
+
+    status = ask("判決の場所は？")
+
+    output = capsys.readouterr().out
+    failed = [line for line in output.splitlines() if "✗" in line]
+    assert status == 1
+    assert not set(output) & ACTED_ON
+    assert "cases___findInCase\\x1b]0;retitled\\x07" in output
+    assert "doc_id: \\u202eR5-1\\x1b[2J" in output
+    assert "✓ 2 places in \\u202eR5-1\\x1b[2J" in output
+    assert failed == ["    ✗ \\r\\x1b[2K    ✓ 3 rows\\x08\\x9b"]
+    assert "判決は\n\\x1b[2J2 件です\\u202e" in output
+
+
+@pytest.mark.parametrize("platform", PLATFORMS)
+def test_long_values_from_the_stream_are_cut_with_their_length(
+    serve: Serve, platform: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    call = StreamedCall("events___searchEvents", {"sql_query": "S" * 5_000}, json.dumps({"error": "E" * 20_000}), True)
+    serve(platform, Turn((call,), "A" * 12_345))
+
+    ask("9月に始まるイベントは？")
+
+    output = capsys.readouterr().out
+    assert "S… (5,000 characters in all)" in output
+    assert "E… (20,000 characters in all)" in output
+    assert "A… (12,345 characters in all)" in output
+    assert len(output) < 10_000
 
 
 def test_a_harness_turn_that_stops_unfinished_makes_the_question_exit_non_zero(
