@@ -11,6 +11,7 @@ from typing import Any
 import pytest
 from cfnlint.decode import decode_str
 from mcp_types.version import HANDSHAKE_PROTOCOL_VERSIONS
+from tooling.deploy_permissions import DOCS, permissions_table, rendered_docs
 from tooling.local import ROOT
 from tooling.template import SNAPSTART_TMP_MB
 
@@ -174,3 +175,19 @@ def test_snapstart_is_one_parameter_away_on_published_versions(template: Any, na
     # SnapStart does not support ephemeral storage above 512 MB.
     size = {"Fn::If": ["UseSnapStart", SNAPSTART_TMP_MB, ACTION_GROUPS[name].tmp_storage_mb]}
     assert function["EphemeralStorage"] == {"Size": size} and SNAPSTART_TMP_MB == 512
+
+
+def test_the_docs_list_what_each_created_resource_types_handlers_need() -> None:
+    assert rendered_docs() == DOCS.read_text(encoding="utf-8")  # `make schema` rewrites it
+
+
+def test_the_deploy_permissions_follow_the_template_and_its_sam_expansion() -> None:
+    text = (ROOT / "template.yaml").read_text(encoding="utf-8")
+    table = permissions_table(text)
+    for kind in ("AWS::Lambda::Alias", "AWS::Lambda::Version", "AWS::BedrockAgentCore::Harness"):
+        assert f"| `{kind}` |" in table
+    assert "`bedrock-agentcore:CreateHarness`" in table and "`lambda:PublishVersion`" in table
+    without_the_harness = permissions_table(
+        text.replace("Type: AWS::BedrockAgentCore::Harness", "Type: AWS::SNS::Topic")
+    )
+    assert "`bedrock-agentcore:CreateHarness`" not in without_the_harness
