@@ -16,7 +16,7 @@ import re
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from search_core.advice.scope import KEYWORD_NAMES, column_names, table_scope
+from search_core.advice.scope import KEYWORD_NAMES, and_terms, column_names, table_scope
 from search_core.safety.parse import JsonNode, nodes, parse
 
 if TYPE_CHECKING:
@@ -106,6 +106,19 @@ class Filters:
     # The query's own WHERE (TRUE without one) when the query reads the table directly: rows passing it that the
     # answer lacks were taken by what follows the WHERE (OFFSET, LIMIT, GROUP BY, HAVING, ...).
     where_sql: str | None = None
+    # Each AND-term of that WHERE, when every one can be written back: what a claim about "each condition alone"
+    # must have counted, conditions without a hint among them.
+    where_terms: tuple[WhereTerm, ...] = ()
+
+
+@dataclass(frozen=True)
+class WhereTerm:
+    """One AND-term of the query's own WHERE: as DuckDB writes it back (to be counted) and as the agent wrote it;
+    whether it reads the clock (what the clock's note says of it, no hint repeats)."""
+
+    sql: str
+    text: str
+    reads_clock: bool = False
 
 
 @dataclass(frozen=True)
@@ -146,8 +159,10 @@ def filters(
     >>> found = filters(con, sql, {"d", "e", "n"}, frozenset({"t"}))
     >>> found.clock_predicates, found.clock_columns, [c.text for c in found.conditions]
     (('(today() BETWEEN d AND e)',), ('d', 'e'), ["n = 'x'"])
+    >>> [t.text for t in found.where_terms], [t.reads_clock for t in found.where_terms]
+    (['today() BETWEEN d AND e', "n = 'x'"], [True, False])
     >>> filters(con, "WITH u AS (SELECT d AS n FROM t) SELECT 1 FROM u WHERE n = 'x'", {"n"}, frozenset({"t"}))
-    Filters(conditions=[], reads_clock=False, clock_predicates=None, clock_columns=(), where_sql=None)
+    Filters(conditions=[], reads_clock=False, clock_predicates=None, clock_columns=(), where_sql=None, where_terms=())
     """
     statements = parse(con, sql).statements
     scope = table_scope(statements, columns, tables)
@@ -158,20 +173,35 @@ def filters(
         if condition is not None:
             rendered = _rendered(con, node, columns)
             found.setdefault(rendered or repr(condition), _located(condition, rendered, node, source))
-    where_sql = None
+    clock = _CLOCK_FUNCTIONS | clock_calls
+    where_sql, where_terms = None, ()
     if scope.outer_counted:
         where_sql = _rendered(con, scope.outer_where, columns) if scope.outer_where else "TRUE"
-    clock = _CLOCK_FUNCTIONS | clock_calls
+        where_terms = _where_terms(con, scope.outer_where, columns, source, clock)
     reads = _clock_reads(statements, columns, clock)
     if not reads:
-        return Filters(list(found.values()), where_sql=where_sql)
+        return Filters(list(found.values()), where_sql=where_sql, where_terms=where_terms)
     terms = [term for term in scope.terms if _clock_reads(term, columns, clock)]
     predicates = [text for term in terms if (text := _rendered(con, term, columns)) is not None]
     isolated = bool(terms) and len(predicates) == len(terms) and _clock_reads(terms, columns, clock) == reads
     # The columns compared with the clock; where the clock's part cannot be isolated, every column the query names.
     read = [name for part in (terms if isolated else statements) for name in _columns_read(part, columns)]
     clock_predicates = tuple(predicates) if isolated else None
-    return Filters(list(found.values()), True, clock_predicates, tuple(dict.fromkeys(read)), where_sql)
+    return Filters(list(found.values()), True, clock_predicates, tuple(dict.fromkeys(read)), where_sql, where_terms)
+
+
+def _where_terms(
+    con: duckdb.DuckDBPyConnection, where: JsonNode | None, columns: set[str], source: bytes, clock: frozenset[str]
+) -> tuple[WhereTerm, ...]:
+    """The AND-terms of the query's own WHERE, each written back by DuckDB; none if any one cannot be."""
+    terms = []
+    for node in and_terms(where):
+        rendered = _rendered(con, node, columns)
+        if rendered is None:
+            return ()
+        text = _source_text(node, source, _SHOWN_TEXT_BYTES) or rendered
+        terms.append(WhereTerm(rendered, text, bool(_clock_reads(node, columns, clock))))
+    return tuple(terms)
 
 
 def conversions(con: duckdb.DuckDBPyConnection, sql: str, columns: set[str]) -> list[Conversion]:

@@ -109,27 +109,50 @@ class ClockNote:
 
 
 @dataclass(frozen=True)
+class TermCount:
+    """A term of the query's own WHERE that got no hint, as the agent wrote it, and the rows passing it alone (None:
+    not known in time)."""
+
+    text: str
+    rows: int | None
+
+
+@dataclass(frozen=True)
 class EmptyAnswer:
-    """What the worker learnt of an answer without rows: the hints, and the clock's part in it."""
+    """What the worker learnt of an answer without rows: the hints, the clock's part in it, and the rest of the
+    query's own WHERE counted term by term."""
 
     hints: list[ValueHint] = field(default_factory=list)
     clock: ClockNote | None = None
     # Rows passing the query's own WHERE when it reads the table directly (advice/filters.py, Filters.where_sql).
     where_rows: int | None = None
+    # The WHERE's terms without a hint; empty when its terms are not known (then no claim covers them all).
+    unhinted: list[TermCount] = field(default_factory=list)
+    # Whether every term of the WHERE is either hinted or counted in `unhinted`.
+    terms_known: bool = False
 
     def to_dict(self) -> dict[str, Any]:
         clock = self.clock.to_dict() if self.clock else None
-        return {"hints": [hint.to_dict() for hint in self.hints], "clock": clock, "where_rows": self.where_rows}
+        return {
+            "hints": [hint.to_dict() for hint in self.hints],
+            "clock": clock,
+            "where_rows": self.where_rows,
+            "unhinted": [asdict(term) for term in self.unhinted],
+            "terms_known": self.terms_known,
+        }
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> EmptyAnswer:
         """
-        >>> answer = EmptyAnswer([ValueHint("a", "a = 1", ["2"], 1, matched=False)], ClockNote([], 3), 0)
+        >>> hint = ValueHint("a", "a = 1", ["2"], 1, matched=False)
+        >>> answer = EmptyAnswer([hint], ClockNote([], 3), 0, [TermCount("b > 2", 0)], terms_known=True)
         >>> EmptyAnswer.from_dict(answer.to_dict()) == answer
         True
         """
         clock = ClockNote.from_dict(data["clock"]) if data.get("clock") else None
-        return cls([ValueHint.from_dict(hint) for hint in data["hints"]], clock, data.get("where_rows"))
+        hints = [ValueHint.from_dict(hint) for hint in data["hints"]]
+        unhinted = [TermCount(**term) for term in data.get("unhinted", [])]
+        return cls(hints, clock, data.get("where_rows"), unhinted, bool(data.get("terms_known")))
 
 
 def value_hints(

@@ -51,7 +51,7 @@ def table_scope(statements: list[JsonNode], columns: set[str], tables: frozenset
     for select in _row_sources(statements):
         if _reads_the_table(select.get("from_table"), tables):
             names = _names_of(select["from_table"])
-            terms += [t for t in _and_terms(select.get("where_clause")) if _plain(t, columns, names)]
+            terms += [t for t in and_terms(select.get("where_clause")) if _plain(t, columns, names)]
     return TableScope(terms, *_outer(statements, columns, tables))
 
 
@@ -71,7 +71,7 @@ def _outer(statements: list[JsonNode], columns: set[str], tables: frozenset[str]
         return None, False
     where = outer.get("where_clause")
     names = _names_of(source)
-    plain = all(_plain(term, columns, names) for term in _and_terms(where))
+    plain = all(_plain(term, columns, names) for term in and_terms(where))
     return (where if isinstance(where, dict) else None), plain
 
 
@@ -139,7 +139,7 @@ def _the_tables(names: list[Any], columns: set[str], qualifiers: frozenset[str])
     return len(names) == 2 and str(names[0]).lower() in qualifiers and names[1] in columns
 
 
-def _and_terms(where: Any) -> list[JsonNode]:
+def and_terms(where: Any) -> list[JsonNode]:
     """The terms of a WHERE's AND (the WHERE itself if it is not one; none without a WHERE)."""
     terms, stack = [], [where] if isinstance(where, dict) else []
     while stack:

@@ -16,7 +16,15 @@ from functools import lru_cache
 import duckdb
 
 from search_core.advice.filters import Filters, clock_macros, filters
-from search_core.advice.hints import MAX_HINTS, ClockNote, ClockRange, EmptyAnswer, rows_without, value_hints
+from search_core.advice.hints import (
+    MAX_HINTS,
+    ClockNote,
+    ClockRange,
+    EmptyAnswer,
+    TermCount,
+    rows_without,
+    value_hints,
+)
 from search_core.advice.profile import VALUE_CHARS, FieldProfile, TableProfile, build_profile
 from search_core.engine.limits import TEXTS_KEPT, QueryLimits
 from search_core.engine.quoting import quote_identifier
@@ -86,11 +94,18 @@ class DataInsight:
         profile = replace(profile, fields=profile.fields + tuple(f for f in computed if f is not None))
         json_columns = {c.name for c in self.table.columns if c.is_json}
         asked = list(dict.fromkeys(c.sql for c in tested.conditions if c.sql))[:_COUNTED]
-        counted = asked + ([tested.where_sql] if tested.where_sql else [])
+        others = [t for t in tested.where_terms if t.sql not in asked and not t.reads_clock][:_COUNTED]
+        counted = asked + [t.sql for t in others] + ([tested.where_sql] if tested.where_sql else [])
         passing = self._each_passing(counted, deadline)
         hints = value_hints(tested.conditions, profile, json_columns, lambda c: passing.get(c.sql or ""))
         where_rows = passing.get(tested.where_sql) if tested.where_sql else None
-        return EmptyAnswer(hints, self._clock(tested, profile, deadline), where_rows)
+        hinted = {c.sql for c in tested.conditions if c.text in {h.condition for h in hints}}
+        unhinted = [TermCount(t.text, passing.get(t.sql)) for t in others if t.sql not in hinted]
+        # Every term is hinted, counted or the clock's (which the clock's note covers), or no claim covers them all.
+        known = bool(tested.where_terms) and all(
+            t.sql in hinted or t.sql in passing or t.reads_clock for t in tested.where_terms
+        )
+        return EmptyAnswer(hints, self._clock(tested, profile, deadline), where_rows, unhinted, known)
 
     def _clock(self, tested: Filters, profile: TableProfile, deadline: float) -> ClockNote | None:
         if not tested.reads_clock:

@@ -159,7 +159,7 @@ class SqlSearch:
         message = self.spec.no_results_message + "。"
         if why.clock is not None:
             message += _clock_text(why.clock)
-        culprits = [h.condition for h in hints if h.matched is False]
+        culprits = [h.condition for h in hints if h.matched is False] + [t.text for t in why.unhinted if t.rows == 0]
         unsure = any(h.matched is None for h in hints)
         if culprits:
             message += f"データに合う行がない条件: {'、'.join(culprits)}。"
@@ -187,8 +187,13 @@ def _combination_text(why: EmptyAnswer) -> str:
             f"WHERE の条件（なければテーブル全体）に合う行は {where_rows} 件あります。0 件になったのは WHERE 以外の"
             "部分（OFFSET、LIMIT、GROUP BY・HAVING、QUALIFY など）のためです。"
         )
-    each_passes = all(h.matched for h in hints) and (clock is None or bool(clock.rows_now))
-    if where_rows == 0 and (hints or clock) and each_passes:
+    each_passes = (
+        why.terms_known
+        and all(h.matched for h in hints)
+        and all(t.rows for t in why.unhinted)
+        and (clock is None or bool(clock.rows_now))
+    )
+    if where_rows == 0 and each_passes:
         return "どの条件も単独なら合う行がありますが（hints の matching_rows）、組み合わせると 0 件です。"
     return ""
 
