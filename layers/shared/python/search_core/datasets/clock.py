@@ -25,11 +25,16 @@ JST_TODAY = Macro(
 JST_MACROS = (JST_NOW, JST_TODAY)
 
 
+def jst_now() -> datetime:
+    """The time in Japan now."""
+    return datetime.now(UTC).astimezone(JST)
+
+
 def jst_now_text(now: datetime | None = None) -> str:
     """The time in Japan as the agent reads it.
 
     >>> jst_now_text(datetime(2026, 11, 25, 18, 5, tzinfo=UTC))
     '2026-11-26（木）03:05'
     """
-    local = (now or datetime.now(UTC)).astimezone(JST)
+    local = (now or jst_now()).astimezone(JST)
     return f"{local:%Y-%m-%d}（{_WEEKDAYS[local.weekday()]}）{local:%H:%M}"

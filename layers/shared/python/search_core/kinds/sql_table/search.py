@@ -4,14 +4,15 @@ from __future__ import annotations
 
 import re
 import time
+from datetime import date
 from functools import cached_property, partial
 from typing import Any
 
 from pydantic import BaseModel, Field
 
-from search_core.advice.hints import ClockNote, EmptyAnswer, ValueHint
+from search_core.advice.hints import ClockNote, ClockRange, EmptyAnswer, ValueHint
 from search_core.catalogue import PREPARED_SUFFIX
-from search_core.datasets.clock import jst_now_text
+from search_core.datasets.clock import jst_now, jst_now_text
 from search_core.datasets.spec import DatasetSpec
 from search_core.doors.responses import absent_when_none
 from search_core.engine.budget import embedded_bytes
@@ -203,6 +204,20 @@ def _range_text(field: str, minimum: str | None, maximum: str | None, missing: i
     return f"{field} のデータは {minimum}〜{maximum}{without}。"
 
 
+def _all_before(ranges: list[ClockRange], today: date) -> bool:
+    """Whether every compared column's largest value (as DuckDB's profile found it) is a date before `today`.
+
+    >>> _all_before([ClockRange("d", "2025-09-01", "2025-12-28 10:00")], date(2026, 11, 29))
+    True
+    >>> _all_before([ClockRange("d", "1", "9")], date(2026, 11, 29))
+    False
+    """
+    try:
+        return bool(ranges) and all(date.fromisoformat(r.maximum[:10]) < today for r in ranges)
+    except ValueError:
+        return False
+
+
 def _clock_text(clock: ClockNote) -> str:
     """An empty answer of a query that reads the clock: what time it is, what the data spans, and whether the data
     holds anything for now (counted by DuckDB)."""
@@ -215,5 +230,10 @@ def _clock_text(clock: ClockNote) -> str:
             f"別の日付なら DATE '{day}'、日時なら TIMESTAMP '{day} 10:00' と書いて探せます。"
         )
     if clock.rows_now is None:
+        if _all_before(clock.ranges, jst_now().date()):
+            return text + (
+                "比べた列の値はどれも今日より前です（データの最大値）: 今日以降を求める条件なら、0 件が答えです。"
+                "過去の日付で探すなら DATE '…' と書いてください。"
+            )
         return text + "今日・現在時刻に当てはまる行があるかは確かめられませんでした。データの期間と比べてください。"
     return text + f"今日・現在時刻の条件だけなら {clock.rows_now} 行が当てはまります。"
