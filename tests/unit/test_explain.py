@@ -55,6 +55,12 @@ CASES = [
         "SELECT * FROM events WHERE capacity > 100000000 AND start_date < jst_today()",
         ["capacity > 100000000 は VARCHAR と INTEGER を比べています", "TRY_CAST(列 AS INTEGER)"],
     ),
+    # -> binds after a comparison: the parentheses it needs, not TRY_CAST.
+    (
+        "stores",
+        "SELECT store_name FROM stores WHERE opening_hours->'monday' IS NULL OR category = 'cafe'",
+        ["(列->'キー') IS NULL", "->>"],
+    ),
     # A JSON function given plain text says how to write JSON, or to use LIKE.
     ("events", "SELECT * FROM events WHERE json_contains(target_audience, '家族')", ["'\"家族\"'", "LIKE '%家族%'"]),
 ]

@@ -85,6 +85,8 @@ def explain(con: duckdb.DuckDBPyConnection, sql: str, error: duckdb.Error, table
     if "Conversion Error" in text:
         return _failed(_conversion(con, sql, text, table, brief=bool(macros)) + "".join(_usage(m) for m in macros))
     if no_match := _NO_MATCH.search(text):
+        if _arrow_took_a_comparison(no_match.group(1), no_match.group(2)):
+            return _failed(_ARROW_BINDS_LAST)
         return _failed(_wrong_types(no_match.group(1), no_match.group(2), text) + "".join(_usage(m) for m in macros))
     if malformed := _MALFORMED_JSON.search(text):
         return _failed(_malformed_json(malformed.group(1).split('"')[0]))
@@ -188,6 +190,21 @@ def _conversion(con: duckdb.DuckDBPyConnection, sql: str, text: str, table: Tabl
         f"{at_fault}変換できません（{first_part(text)[:160]}）。テキストの値は TRY_CAST で変換し（変換できない値は "
         "NULL）、日付は DATE '2025-10-05'、日時は TIMESTAMP '2025-10-05 10:00' と書きます。"
     )
+
+
+_ARROW_BINDS_LAST = (
+    "-> は比較（=、<、IS NULL など）より後に結びつくため、キーの代わりに比較の結果（真偽値）を受け取りました。"
+    "(列->'キー') IS NULL のように括弧で囲むか、値を文字列で比べるなら 列->>'キー' = '値' と書いてください。"
+)
+
+
+def _arrow_took_a_comparison(function: str, given: str) -> bool:
+    """`col->'k' IS NULL` parses as `col -> ('k' IS NULL)`: json_extract given a truth value for its path.
+
+    >>> _arrow_took_a_comparison("json_extract", "VARCHAR, BOOLEAN"), _arrow_took_a_comparison("sum", "BOOLEAN")
+    (True, False)
+    """
+    return function.lower() == "json_extract" and given.replace(" ", "").upper().endswith(",BOOLEAN")
 
 
 def _cast_binds_first(key: str) -> str:
