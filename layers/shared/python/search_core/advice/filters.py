@@ -174,7 +174,8 @@ def filters(
             rendered = _rendered(con, node, columns)
             found.setdefault(rendered or repr(condition), _located(condition, rendered, node, source))
     clock = _CLOCK_FUNCTIONS | clock_calls
-    where_sql, where_terms = None, ()
+    where_sql: str | None = None
+    where_terms: tuple[WhereTerm, ...] = ()
     if scope.outer_counted:
         where_sql = _rendered(con, scope.outer_where, columns) if scope.outer_where else "TRUE"
         where_terms = _where_terms(con, scope.outer_where, columns, source, clock)
