@@ -192,3 +192,35 @@ def test_a_part_of_another_version_is_refused(aws: Any, tmp_path: Path) -> None:
     with pytest.raises(DataUnavailable, match="取得中に S3 のオブジェクトが更新されました"):
         s3_storage.download("parts", "cases.duckdb", tmp_path / "copy", "cases.db", if_match=old, part_bytes=1000)
     assert list(tmp_path.iterdir()) == []
+
+
+def test_an_upload_returns_the_new_etag_and_keeps_the_metadata(aws: Any, tmp_path: Path) -> None:
+    aws.create_bucket(Bucket="published", CreateBucketConfiguration={"LocationConstraint": "ap-northeast-1"})
+    source = tmp_path / "events.csv.duckdb"
+    source.write_bytes(b"prepared")
+    etag = s3_storage.upload("published", "data/events.csv.duckdb", source, {"source-etag": '"abc"'})
+    stored = aws.head_object(Bucket="published", Key="data/events.csv.duckdb")
+    assert (etag, stored["Metadata"]) == (stored["ETag"], {"source-etag": '"abc"'})
+
+
+def test_a_forgotten_client_is_replaced_by_a_new_one(aws: Any) -> None:
+    first = s3_storage._client()
+    s3_storage.forget_client()
+    assert s3_storage._client() is not first
+
+
+def test_after_forget_client_requests_are_signed_with_the_credentials_of_now(
+    aws: Any, data_bucket: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Given a client made with the credentials of then
+    s3_storage.head_etag(data_bucket, "data/events.csv", "events.csv")
+    # When the credentials change (as a SnapStart restore finds them) and the client is forgotten
+    monkeypatch.setenv("AWS_ACCESS_KEY_ID", "RESTORED")
+    s3_storage.forget_client()
+    signed: list[str] = []
+    s3_storage._client().meta.events.register(
+        "request-created.s3", lambda request, **_: signed.append(request.headers["Authorization"])
+    )
+    s3_storage.head_etag(data_bucket, "data/events.csv", "events.csv")
+    # Then the next request is signed with the new ones
+    assert len(signed) == 1 and "Credential=RESTORED/" in signed[0]
