@@ -1,7 +1,10 @@
 """A local Lambda Runtime API: what the runtime client (awslambdaric) polls for events and posts results to.
 
 Only the calls a Python runtime makes: `GET /runtime/invocation/next` (blocks until an event is queued),
-`POST /runtime/invocation/{id}/response` and `/error`, and `POST /runtime/init/error`. The bytes the client posts are
+`POST /runtime/invocation/{id}/response` and `/error`, and `POST /runtime/init/error`; under SnapStart
+(AWS_LAMBDA_INITIALIZATION_TYPE=snap-start), `GET /runtime/restore/next`, which the runtime calls once its
+before-snapshot hooks have run and which returns when the environment is restored (here: when the test says so),
+and `POST /runtime/restore/error`. The bytes the client posts are
 kept as they are: they are exactly what Lambda would return to Bedrock.
 """
 
@@ -37,6 +40,8 @@ class RuntimeApi:
         self.function_arn = function_arn
         self.timeout_seconds = timeout_seconds
         self.init_error: bytes | None = None
+        self.snapshot_taken = threading.Event()
+        self._restored = threading.Event()
         # The function's process, once started: a process that has exited fails the call at once.
         self.process: subprocess.Popen[bytes] | None = None
         self.log: Path | None = None
@@ -70,7 +75,14 @@ class RuntimeApi:
                 self._arrived.wait(timeout=0.2)
             return self._outcomes.pop(request_id)
 
+    def restore(self) -> None:
+        """Let the runtime go on from its snapshot, once it has asked to (its after-restore hooks run next)."""
+        if not self.snapshot_taken.wait(timeout=self.timeout_seconds):
+            raise TimeoutError("the runtime never asked to be restored")
+        self._restored.set()
+
     def close(self) -> None:
+        self._restored.set()
         self._server.shutdown()
         self._server.server_close()
 
@@ -90,6 +102,11 @@ class RuntimeApi:
                 pass
 
             def do_GET(self) -> None:
+                if self.path == f"{_PREFIX}/restore/next":
+                    api.snapshot_taken.set()
+                    api._restored.wait()
+                    self._answer(200)
+                    return
                 if self.path != f"{_PREFIX}/invocation/next":
                     self._answer(404)
                     return
@@ -108,7 +125,7 @@ class RuntimeApi:
             def do_POST(self) -> None:
                 body = self.rfile.read(int(self.headers.get("Content-Length", 0)))
                 parts = self.path.removeprefix(_PREFIX).strip("/").split("/")
-                if parts == ["init", "error"]:
+                if parts in (["init", "error"], ["restore", "error"]):
                     api._record(None, Outcome("error", body))
                 elif len(parts) == 3 and parts[0] == "invocation" and parts[2] in ("response", "error"):
                     api._record(parts[1], Outcome(parts[2], body))

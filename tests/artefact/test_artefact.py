@@ -108,3 +108,26 @@ def test_a_new_version_of_the_data_is_served_without_a_restart(
             assert json.loads(answered)["results"] == [{"n": 5}]
         finally:
             s3.put_object(Bucket=BUCKET, Key=key, Body=(DATA_DIR / "events.csv").read_bytes())
+
+
+def test_a_function_restored_from_a_snapstart_snapshot_serves_the_data_of_now(
+    template: Any, built_layer: Path, runtime_client: Path, s3_data: dict[str, str]
+) -> None:
+    spec = function_specs(template)["search_events"]
+    key = spec.environment["EVENTS_URI"].removeprefix(f"s3://{BUCKET}/")
+    count = json.loads((EVENTS_DIR / "search_events" / "free_events.json").read_text(encoding="utf-8"))
+    count["requestBody"]["content"]["application/json"]["properties"][0]["value"] = "SELECT count(*) AS n FROM events"
+    s3 = boto3.client("s3", endpoint_url=s3_data["AWS_ENDPOINT_URL_S3"], region_name="ap-northeast-1")
+    snap_start = {"AWS_LAMBDA_INITIALIZATION_TYPE": "snap-start", "DATA_REFRESH_SECONDS": "3600"}
+    with running_function(spec, built_layer, runtime_client, s3_data, **snap_start) as api:
+        assert api.snapshot_taken.wait(timeout=60)  # the before-snapshot hook has run its query
+        s3.put_object(Bucket=BUCKET, Key=key, Body=first_rows_of_sample_events(5))
+        try:
+            api.restore()
+            answered = api.invoke(count).json()["response"]["responseBody"]["application/json"]["body"]
+            assert json.loads(answered)["results"] == [{"n": 5}]
+            assert api.init_error is None
+        finally:
+            s3.put_object(Bucket=BUCKET, Key=key, Body=(DATA_DIR / "events.csv").read_bytes())
+        log = api.log.read_text(errors="replace") if api.log else ""
+        assert "warmed for the snapshot" in log and "restored from the snapshot" in log

@@ -15,6 +15,8 @@ class Settings(BaseModel):
     # Keyed by the catalogue's dataset names, from each one's variable (EVENTS_URI for events).
     dataset_uris: dict[str, str] = Field(default_factory=dict)
     in_lambda: bool = False
+    # Lambda initialises the function for a SnapStart snapshot (its runtime hooks then run: doors/snapstart.py).
+    snap_start: bool = False
     memory_mb: int = Field(default=2048, ge=128)
     query_timeout_seconds: float = Field(default=5.0, gt=0)
     refresh_interval_seconds: float = Field(default=60.0, ge=0)
@@ -29,7 +31,11 @@ class Settings(BaseModel):
         uris = {
             group.data: env[group.data_variable] for group in ACTION_GROUPS.values() if env.get(group.data_variable)
         }
-        values: dict[str, object] = {"dataset_uris": uris, "in_lambda": bool(env.get("AWS_LAMBDA_FUNCTION_NAME"))}
+        values: dict[str, object] = {
+            "dataset_uris": uris,
+            "in_lambda": bool(env.get("AWS_LAMBDA_FUNCTION_NAME")),
+            "snap_start": env.get("AWS_LAMBDA_INITIALIZATION_TYPE") == "snap-start",
+        }
         for field, variable in (
             ("memory_mb", "AWS_LAMBDA_FUNCTION_MEMORY_SIZE"),
             ("query_timeout_seconds", "QUERY_TIMEOUT_SECONDS"),

@@ -19,12 +19,14 @@ from pydantic import BaseModel, Field, ValidationError
 from search_core.doors.gateway import ToolCallRejected, action_event, called_tool, gateway_ids, tool_error, tool_result
 from search_core.doors.openapi import document_of
 from search_core.doors.responses import body_budget, echo_of, encodable, envelope, utf8_size
+from search_core.doors.snapstart import register_hooks
 from search_core.doors.tools import Tool, tools_of
 from search_core.doors.validation import describe_errors
 from search_core.engine.budget import BUDGET_BYTES, dumps_body
 from search_core.engine.limits import TRUNCATION_MARKER
 from search_core.errors import SearchError
 from search_core.observability import logger, metrics, tracer
+from search_core.settings import Settings
 
 _MAX_ERROR_CHARS = 1_000
 _BODY_BUDGET = "body_budget"
@@ -38,6 +40,12 @@ class Service(Protocol):
     def close(self) -> None:
         """Stop what the service holds open (a worker process, a database connection)."""
 
+    def warm(self) -> None:
+        """Make one call, so that the data and what serves it are loaded (before a SnapStart snapshot)."""
+
+    def restored(self) -> None:
+        """Check the data again on the next call, and revive what did not survive a SnapStart restore."""
+
 
 class ActionGroupFunction:
     """One deployed function: its resolver, the service its routes call, and the handler Lambda calls.
@@ -50,6 +58,15 @@ class ActionGroupFunction:
         self.app = app
         self.service = service
         self.lambda_handler = _observed_handler(self.answer)
+        register_hooks(self, Settings.from_env())
+
+    def warm(self) -> None:
+        """Before a SnapStart snapshot: the tools as a Gateway reads them, and one call of the service."""
+        assert self.tools
+        self.service.warm()
+
+    def restored(self) -> None:
+        self.service.restored()
 
     @cached_property
     def tools(self) -> dict[str, Tool]:

@@ -104,6 +104,10 @@ class DatasetCopy:
             )
         return self._copy
 
+    def expire(self) -> None:
+        """Check the source on the next `current()`, however recently it was checked."""
+        self._checked_at = float("-inf")
+
     def refuse(self, copy: LocalCopy) -> None:
         """Give up on a prepared copy that would not open, for good: the next `current()` fetches the source."""
         self._refused.add(copy.version)

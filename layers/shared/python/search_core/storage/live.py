@@ -73,6 +73,15 @@ class LiveDataset(Generic[Loaded]):
                 raise
             return self._served[1]
 
+    def served(self) -> Loaded | None:
+        """What is being served, if anything (nothing is fetched)."""
+        return None if self._served is None else self._served[1]
+
+    def expire(self) -> None:
+        """Check the source again on the next call, however recently it was checked."""
+        if self._copy is not None:
+            self._copy.expire()
+
     def close(self) -> None:
         if self._served is not None:
             self._close(self._served[1])

@@ -254,6 +254,10 @@ class QueryWorker:
             raise reply.error()
         return reply, deadline
 
+    def revive(self) -> None:
+        """Start a worker now if the one serving is gone (after a SnapStart restore), not on the next query."""
+        self._running_process()
+
     def close(self) -> None:
         if self._process is not None:
             self._process.stop()

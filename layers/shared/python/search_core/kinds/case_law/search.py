@@ -10,7 +10,7 @@ from datetime import date
 
 import duckdb
 
-from search_core.engine.budget import fit_rows
+from search_core.engine.budget import BUDGET_BYTES, fit_rows
 from search_core.engine.limits import QueryLimits
 from search_core.engine.watchdog import WATCHDOG
 from search_core.errors import InvalidRequest, NotFound, QueryAborted, QueryFailed
@@ -55,6 +55,9 @@ from search_core.storage.live import LiveDataset
 # How many outermost headings a message lists when a named heading is not found.
 _OUTLINE_SHOWN = 20
 
+# What warms the database before a SnapStart snapshot: one decision of a court, found by the index alone.
+_WARMING_COURT = "最高裁判所"
+
 
 class CaseSearch:
     """The case-law database of CASES_URI, opened (and prepared if raw) on first use, refreshed by ETag."""
@@ -92,6 +95,12 @@ class CaseSearch:
             "case search", keywords=[t.text for t in query.expression.terms], court=query.court, rows=len(fitted)
         )
         return search_body(fitted, found, notes, query)
+
+    def warm(self) -> None:
+        self.search(None, BUDGET_BYTES, court=_WARMING_COURT, limit=1)
+
+    def restored(self) -> None:
+        self._data.expire()
 
     def text(self, doc_id: str, offset: int, budget: int, heading: str | None = None) -> CaseTextResponse:
         decision = self._decision(doc_id)

@@ -15,8 +15,9 @@ from search_core.catalogue import PREPARED_SUFFIX
 from search_core.datasets.clock import jst_now, jst_now_text
 from search_core.datasets.spec import DatasetSpec
 from search_core.doors.responses import absent_when_none
-from search_core.engine.budget import embedded_bytes
+from search_core.engine.budget import BUDGET_BYTES, embedded_bytes
 from search_core.engine.limits import MAX_ROWS, QueryLimits, sql_too_long
+from search_core.engine.quoting import quote_identifier
 from search_core.engine.table import TableSpec
 from search_core.errors import InvalidRequest, QueryAborted, QueryRejected
 from search_core.kinds.sql_table.profile import DatasetProfile, shape_profile
@@ -95,6 +96,15 @@ class SqlSearch:
             shown = f"列 {column} は" if re.fullmatch(r"\w{1,64}", column) else "指定された列は"
             raise InvalidRequest(f"{shown}ありません。{self.spec.table} の列: {names}")
         return shape_profile(self.spec, self._worker().describe(), column, body_budget)
+
+    def warm(self) -> None:
+        self.search(f"SELECT count(*) FROM {quote_identifier(self.spec.table)}", BUDGET_BYTES)
+
+    def restored(self) -> None:
+        self._data.expire()
+        worker = self._data.served()
+        if worker is not None:
+            worker.revive()
 
     def close(self) -> None:
         self._data.close()
