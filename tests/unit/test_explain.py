@@ -61,6 +61,21 @@ CASES = [
         "SELECT store_name FROM stores WHERE opening_hours->'monday' IS NULL OR category = 'cafe'",
         ["(列->'キー') IS NULL", "->>"],
     ),
+    # Comparisons DuckDB underlines by display width: the one at fault, wide characters before it or not.
+    (
+        "events",
+        "SELECT event_name FROM events WHERE location = '東京都渋谷区' AND capacity > '10' AND cost > 0",
+        ["cost > 0 は VARCHAR と INTEGER を比べています"],
+    ),
+    (
+        "events",
+        "SELECT 1 FROM events WHERE event_name <> '" + "あ" * 18 + "' AND event_name > 5 OR capacity > 3",
+        ["event_name > 5 は VARCHAR と INTEGER"],
+    ),
+    # A cast after an arrow in a comment is no cast.
+    ("events", "SELECT * FROM events WHERE event_name > 5 -- ->>'price'::", ["event_name > 5 は VARCHAR と INTEGER"]),
+    # DuckDB's advice for the old lambda arrow is a SET the sandbox refuses: the syntax that works instead.
+    ("events", "SELECT list_transform([1], x -> x)", ["lambda x: x + 1"]),
     # A JSON function given plain text says how to write JSON, or to use LIKE.
     ("events", "SELECT * FROM events WHERE json_contains(target_audience, '家族')", ["'\"家族\"'", "LIKE '%家族%'"]),
 ]

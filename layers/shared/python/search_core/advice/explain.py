@@ -12,7 +12,10 @@ a function the guard refuses). Every message ends within MAX_MESSAGE_CHARS.
 from __future__ import annotations
 
 import re
+import unicodedata
 from typing import TYPE_CHECKING
+
+import duckdb
 
 from search_core.advice.filters import Conversion, conversions
 from search_core.engine.limits import TRUNCATION_MARKER
@@ -23,8 +26,6 @@ from search_core.safety.guard import without_literals
 from search_core.scrub import scrub_paths
 
 if TYPE_CHECKING:
-    import duckdb
-
     from search_core.safety.policy import QueryPolicy
 
 MAX_MESSAGE_CHARS = 500
@@ -80,6 +81,8 @@ def explain(con: duckdb.DuckDBPyConnection, sql: str, error: duckdb.Error, table
         return _failed(f"マクロの引数が合いません。{_usage(macro)}")
     if missing := _MISSING_COLUMN.search(text):
         return _failed(_unknown_column(con, missing.group(1) or missing.group(2), table))
+    if "Deprecated lambda arrow" in text:
+        return _failed(_LAMBDA_SYNTAX)
     if compared := _CANNOT_COMPARE.search(text):
         return _failed(_comparison(sql, text, compared.group(1), compared.group(2)))
     if "Conversion Error" in text:
@@ -181,7 +184,7 @@ def _conversion(con: duckdb.DuckDBPyConnection, sql: str, text: str, table: Tabl
             return _conversion_advice(_field_text(conversion), value, conversion.type)
     stated = _UNCONVERTED.search(text)
     value = stated.group(1) if stated else None
-    if value is not None and re.search(rf"->>\s*'{re.escape(value)}'\s*::", sql):
+    if value is not None and value in _keys_cast_after_arrow(sql):
         return _cast_binds_first(value)
     at_fault = f"値 '{value[:60]}' を" if value is not None else "値を"
     if brief:
@@ -192,6 +195,11 @@ def _conversion(con: duckdb.DuckDBPyConnection, sql: str, text: str, table: Tabl
     )
 
 
+# DuckDB's own advice for `x -> x` is a SET, which the sandbox refuses.
+_LAMBDA_SYNTAX = (
+    "ラムダ式は lambda x: x + 1 と書きます（例: list_transform(列, lambda x: upper(x))）。"
+    "x -> x の書き方は使えません（設定の変更もできません）。"
+)
 _ARROW_BINDS_LAST = (
     "-> は比較（=、<、IS NULL など）より後に結びつくため、キーの代わりに比較の結果（真偽値）を受け取りました。"
     "(列->'キー') IS NULL のように括弧で囲むか、値を文字列で比べるなら 列->>'キー' = '値' と書いてください。"
@@ -221,10 +229,10 @@ def _comparison(sql: str, text: str, left: str, right: str) -> str:
     >>> _comparison("SELECT 1 WHERE a > 5", message, "VARCHAR", "INTEGER_LITERAL")[:34]
     'a > 5 は VARCHAR と INTEGER を比べています。'
     """
-    if cast_key := re.search(r"->>\s*'([^']{1,60})'\s*::", sql):
-        return _cast_binds_first(cast_key.group(1))
-    types = " と ".join(t.removesuffix("_LITERAL") for t in (left, right))
     underlined = _underlined(text)
+    if underlined and (cast_keys := _keys_cast_after_arrow(underlined)):
+        return _cast_binds_first(cast_keys[0])
+    types = " と ".join(t.removesuffix("_LITERAL") for t in (left, right))
     where = f"{underlined} は " if underlined else ""
     return (
         f"{where}{types} を比べています。比べる前に型を揃えてください: "
@@ -234,13 +242,52 @@ def _comparison(sql: str, text: str, left: str, right: str) -> str:
 
 
 def _underlined(text: str) -> str | None:
-    """The part of the query DuckDB underlined in its message, if short enough to quote."""
+    """The part of the query DuckDB underlined in its message, if short enough to quote. DuckDB places its carets by
+    display width (a wide character takes two columns), so they are read back the same way.
+
+    >>> _underlined("x\\n\\nLINE 1: WHERE n = '東京' AND c > 0\\n" + " " * 29 + "^^^^^")
+    'c > 0'
+    """
     found = _UNDERLINED.search(text)
     if found is None:
         return None
     start = len(found.group(3)) - len(found.group(1))
-    part = found.group(2)[start : start + len(found.group(4))].strip()
-    return part if 0 < len(part) <= 160 else None
+    part = _columns(found.group(2), start, start + len(found.group(4)))
+    return part.strip() if part and len(part.strip()) <= 160 else None
+
+
+def _columns(line: str, start: int, end: int) -> str | None:
+    """The characters of `line` that fill display columns `start` to `end`, or None unless some begin and end
+    exactly there."""
+    column, kept, began, ended = 0, [], False, False
+    for char in line:
+        if column == start:
+            began = True
+        if start <= column < end:
+            kept.append(char)
+        column += 2 if unicodedata.east_asian_width(char) in "WF" else 1
+        ended = ended or column == end
+    return "".join(kept) if began and ended else None
+
+
+def _keys_cast_after_arrow(sql: str) -> list[str]:
+    """The keys of `col->>'key'::TYPE` in the code of `sql` (never in its comments or strings), where the cast binds
+    to the key before the arrow does.
+
+    >>> _keys_cast_after_arrow("SELECT c->>'a'::INT -- c->>'b'::INT")
+    ['a']
+    """
+    raw = sql.encode()
+    tokens = duckdb.tokenize(sql)
+    ends = [start for start, _ in tokens[1:]] + [len(raw)]
+    pieces = [
+        (kind, raw[start:end].decode(errors="replace").strip()) for (start, kind), end in zip(tokens, ends, strict=True)
+    ]
+    return [
+        key.strip("'")
+        for (_, arrow), (kind, key), (_, cast) in zip(pieces, pieces[1:], pieces[2:], strict=False)
+        if arrow == "->>" and kind == duckdb.token_type.string_const and cast.startswith("::")
+    ]
 
 
 def _value_at_fault(con: duckdb.DuckDBPyConnection, conversion: Conversion, table: TableSpec) -> str | None:
