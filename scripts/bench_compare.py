@@ -1,6 +1,10 @@
 """make bench, A/B part: warm calls that return rows, this tree against an earlier commit, in alternating rounds.
 
     .venv/bin/python scripts/bench_compare.py [--before 3f8c731] [--rows 10000 1000000] [--rounds 8] [--calls 25]
+    .venv/bin/python scripts/bench_compare.py --before HEAD --before-python /tmp/old-duckdb/bin/python
+
+With --before-python, the earlier version runs under that interpreter (a virtual environment holding other releases of
+the dependencies, such as DuckDB's previous one), so the same code can be compared across a dependency upgrade.
 
 Two runs of `make bench` differ in machine load; this compares two versions of the code within one run instead. Each
 version serves the same generated CSVs (make bench's, under build/bench/sql/) from its own process, with the
@@ -63,18 +67,18 @@ def worktree(ref: str) -> Path:
     return path
 
 
-def start(tree: Path, cases: list[dict[str, Any]], rows: int) -> subprocess.Popen[str]:
+def start(tree: Path, cases: list[dict[str, Any]], rows: int, python: str = sys.executable) -> subprocess.Popen[str]:
     env = {
         **os.environ,
         "PYTHONPATH": f"{tree / 'layers' / 'shared' / 'python'}{os.pathsep}{tree}",
-        "DATA_CACHE_DIR": str(BUILD / "compare" / f"cache-{tree.name}-{rows}"),
+        "DATA_CACHE_DIR": str(BUILD / "compare" / f"cache-{tree.name}-{Path(python).parent.parent.name}-{rows}"),
         "AWS_LAMBDA_FUNCTION_MEMORY_SIZE": str(LAMBDA_MEMORY_MB),
         "POWERTOOLS_LOG_LEVEL": "INFO",
         "POWERTOOLS_TRACE_DISABLED": "1",
         **{f"{bench.spec.name.upper()}_URI": str(dataset_csv(bench, rows)) for bench in BENCHES.values()},
     }
     proc = subprocess.Popen(
-        [sys.executable, "-c", SERVER, json.dumps(cases)],
+        [python, "-c", SERVER, json.dumps(cases)],
         cwd=tree,
         env=env,
         stdin=subprocess.PIPE,
@@ -94,14 +98,14 @@ def round_of(proc: subprocess.Popen[str], calls: int) -> list[list[float]]:
     return timings
 
 
-def compare(before: Path, rows: int, rounds: int, calls: int) -> list[dict[str, Any]]:
+def compare(before: Path, rows: int, rounds: int, calls: int, before_python: str) -> list[dict[str, Any]]:
     cases = [
         {"dataset": bench.spec.name, "group": bench.function, "label": label, "sql": sql}
         for bench in BENCHES.values()
         for label, sql in bench.queries.items()
         if label != NO_MATCH
     ]
-    versions = {"before": start(before, cases, rows), "now": start(ROOT, cases, rows)}
+    versions = {"before": start(before, cases, rows, before_python), "now": start(ROOT, cases, rows)}
     samples: dict[str, list[list[float]]] = {name: [[] for _ in cases] for name in versions}
     try:
         for _ in range(rounds):
@@ -129,13 +133,15 @@ def main() -> None:
     parser.add_argument("--rows", type=int, nargs="+", default=[10_000, 1_000_000])
     parser.add_argument("--rounds", type=int, default=8)
     parser.add_argument("--calls", type=int, default=25)
+    parser.add_argument("--before-python", default=sys.executable, help="the interpreter the earlier version runs in")
     args = parser.parse_args()
     before = worktree(args.before)
-    results = [r for rows in args.rows for r in compare(before, rows, args.rounds, args.calls)]
+    results = [r for rows in args.rows for r in compare(before, rows, args.rounds, args.calls, args.before_python)]
     for r in results:
         print(f"{r['dataset']:7} {r['rows']:>9,} {r['label']:40} {r['before_p50']:7.2f} {r['now_p50']:7.2f} ms")
     out = BUILD / "compare.json"
-    out.write_text(json.dumps({"before": args.before, "results": results}, ensure_ascii=False, indent=1))
+    compared = {"before": args.before, "before_python": args.before_python, "results": results}
+    out.write_text(json.dumps(compared, ensure_ascii=False, indent=1))
     print(f"wrote {out}", file=sys.stderr)
 
 
