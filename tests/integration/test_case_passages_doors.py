@@ -88,6 +88,17 @@ def test_a_term_confined_to_the_main_text_is_searched_and_found_there(door: Door
     )
 
 
+def test_a_term_confined_to_the_case_name_is_said_to_be_outside_what_find_in_case_reads(door: Door) -> None:
+    name = SAMPLE[LONG]["case_name"]
+    word = name[:2]
+    body = passages(door, keywords=f"事件名:{word}")
+    assert body["hits"] == 0 and body["case_name"] == name
+    assert f"事件名:{word} は事件名（本文の外）" in str(body["message"]) and "hits に含まれません" in str(
+        body["message"]
+    )
+    assert "message" not in passages(door, keywords="主文:支払")
+
+
 @pytest.mark.parametrize(
     ("keywords", "holders"),
     [("主文:1億円以上", {LONG}), ("主文：100万円以上", {LONG, "H31-0430-A"}), ("主文:100万円未満", {"S64-0107-J"})],

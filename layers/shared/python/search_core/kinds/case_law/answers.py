@@ -3,7 +3,7 @@ fitted to the response budget, the message when nothing matches, a passage, a pa
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Collection
 from typing import Any
 
 from search_core.engine.budget import embedded_bytes, fit_rows
@@ -186,7 +186,7 @@ def passage(full: str, place: Place) -> Passage:
 
 
 def passages_body(
-    decision: Decision, full: str, found: Occurrences, rows: list[dict[str, Any]]
+    decision: Decision, full: str, found: Occurrences, rows: list[dict[str, Any]], message: str | None = None
 ) -> CasePassagesResponse:
     # Passages the budget left out are read from the next page, which begins at the first of them.
     next_start = found.first[len(rows)].start if len(rows) < len(found.first) else found.next_start
@@ -197,6 +197,26 @@ def passages_body(
         more=next_start is not None,
         next_start=next_start,
         passages=[Passage.model_validate(row) for row in rows],
+        message=message,
+    )
+
+
+def outside_the_text(terms: tuple[Term, ...], parts_in_text: Collection[str]) -> str | None:
+    """What the agent reads when terms are confined to a part the full text does not hold (事件名): findInCase
+    reads the text, so they are not counted, and their part is in the answer already.
+
+    >>> from search_core.kinds.case_law.terms import InField, Phrase
+    >>> outside_the_text((InField("事件名", Phrase("損害賠償")),), {"主文"})[:40]
+    '事件名:損害賠償 は事件名（本文の外）に限った語です。findInCase は本文（主'
+    """
+    outside = [t for t in terms if t.field is not None and t.field not in parts_in_text]
+    if not outside:
+        return None
+    fields = "・".join(dict.fromkeys(str(t.field) for t in outside))
+    return (
+        f"{'、'.join(t.text for t in outside)} は{fields}（本文の外）に限った語です。findInCase は本文（主文・事実及び"
+        f"理由）の中を探すため、これらは数えません（hits に含まれません）。{fields}はこの応答の case_name にあります。"
+        f"本文の中で探すなら「{outside[0].field}:」を付けずに書いてください。"
     )
 
 

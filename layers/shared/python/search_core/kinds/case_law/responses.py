@@ -110,3 +110,4 @@ class CasePassagesResponse(BaseModel):
     more: bool = Field(description="返した箇所より後にも箇所があれば true（next_start から続きを読めます）")
     next_start: int | None = Field(description="続きの箇所を読むときに start に渡す位置。続きがなければ null")
     passages: list[Passage]
+    message: str | None = absent_when_none("hits に数えなかった語（本文の外の部分に限った語）の説明")

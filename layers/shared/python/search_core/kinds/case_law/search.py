@@ -18,6 +18,7 @@ from search_core.kinds.case_law.answers import (
     excluded_names,
     fit_hits,
     hit,
+    outside_the_text,
     page,
     passage,
     passages_body,
@@ -143,8 +144,9 @@ class CaseSearch:
                 )
             )
         shown = [passage(full, hit).model_dump() for hit in found.first]
-        fitted, _ = fit_rows(shown, lambda r: passages_body(decision, full, found, r).model_dump(), budget)
-        return passages_body(decision, full, found, fitted)
+        message = outside_the_text(terms, decision.regions)
+        fitted, _ = fit_rows(shown, lambda r: passages_body(decision, full, found, r, message).model_dump(), budget)
+        return passages_body(decision, full, found, fitted, message)
 
     def close(self) -> None:
         self._data.close()

@@ -112,7 +112,10 @@ PASSAGES_MODE_DESCRIPTION = (
     "同じ文（。または改行まで）にある箇所（語が 1 つなら near・sentence も each と同じ）"
 )
 EACH, NEAR, SENTENCE = "each", "near", "sentence"
-PASSAGES_KEYWORDS_DESCRIPTION = f"探す語（{SEARCH} と同じ検索式。OR・除外・引用符も可）"
+PASSAGES_KEYWORDS_DESCRIPTION = (
+    f"探す語（{SEARCH} と同じ検索式。OR・除外・引用符も可）。本文（主文・事実及び理由）の中を探すので、"
+    "事件名: を付けた語は数えません（事件名は応答の case_name）"
+)
 PASSAGES_LIMIT_DESCRIPTION = f"返す箇所の数（1〜{MAX_LIMIT}、既定 {DEFAULT_LIMIT}）"
 DOC_ID_DESCRIPTION = f"読む判決の doc_id（{SEARCH} の結果にあるもの）"
 OFFSET_DESCRIPTION = "読み始める位置（文字数、既定 0）。前のページの next_offset を渡します"
