@@ -88,6 +88,15 @@ def test_a_term_confined_to_the_main_text_is_searched_and_found_there(door: Door
     )
 
 
+def test_a_court_written_as_a_keyword_is_said_to_belong_in_court(door: Door) -> None:
+    body = reply_of(door.call("search_cases", SEARCH, {"keywords": "大法廷 OR 最高裁判所"})).body
+    assert "「大法廷」「最高裁判所」は裁判所の名前です" in str(body.get("message")) and "court に書いて" in str(
+        body["message"]
+    )
+    plain = reply_of(door.call("search_cases", SEARCH, {"keywords": "損害賠償"})).body
+    assert "裁判所の名前" not in str(plain.get("message"))
+
+
 def test_a_term_confined_to_the_case_name_is_said_to_be_outside_what_find_in_case_reads(door: Door) -> None:
     name = SAMPLE[LONG]["case_name"]
     word = name[:2]

@@ -257,3 +257,19 @@ def test_terms_of_an_empty_answer_share_the_time_left_and_are_all_counted(index:
     assert found.total == 0
     counts = {term.text: count for term, count in found.term_counts.items()}
     assert counts == {t: len(brute_force([t])) for t in ("損害賠償", "発信者情報", "存在しない言い回し")}
+
+
+def test_a_date_filter_counts_the_undated_decisions_it_leaves_out(tmp_path: Path) -> None:
+    rows = [
+        {"doc_id": "dated", "court": "東京地方裁判所", "date": "2024-05-01", "main_text": "棄却する。",
+         "facts_and_reasons": "損害賠償を求めた。"},
+        {"doc_id": "undated", "court": "東京地方裁判所", "date": None, "main_text": "棄却する。",
+         "facts_and_reasons": "損害賠償を求めた。"},
+        {"doc_id": "undated-other", "court": "東京地方裁判所", "date": None, "main_text": "却下する。",
+         "facts_and_reasons": "登記を求めた。"},
+    ]  # fmt: skip
+    with opened_cases(write_export(tmp_path / "cases.jsonl", rows), tmp_path / "work") as index:
+        dated = found(index, "損害賠償", date_from=date(2024, 1, 1))
+        assert [d.doc_id for d in dated.decisions] == ["dated"] and dated.undated == 1
+        assert found(index, "損害賠償").undated is None  # no date filter, nothing left out
+        assert found(index, "", date_to=date(2023, 1, 1)).undated == 2

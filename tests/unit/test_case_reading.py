@@ -99,6 +99,18 @@ def test_a_citation_keyword_is_shown_where_its_citation_is() -> None:
     assert "民法第七百十五条" in cut and not cut.startswith("主文")
 
 
+@pytest.mark.parametrize("total", [0, 1])
+def test_an_answer_says_how_many_undated_decisions_its_date_filter_left_out(total: int) -> None:
+    decision = Decision(0, "D1", "東京地裁", date(2024, 1, 1), "令和6年1月1日", None, "損害賠償請求事件", "主文", "")
+    rows = [hit(decision, (Phrase("損害"),)).model_dump()] * total
+    query = CaseQuery(parse("損害"), 5, date_from=date(2024, 1, 1))
+    body = search_body(rows, CaseMatches([decision] * total, total, True, undated=3), None, query)
+    assert "判決日のない判決 3 件" in str(body.message) and "date_from・date_to の対象外" in str(body.message)
+    assert "判決日のない" not in str(
+        search_body(rows, CaseMatches([decision] * total, total, True), None, query).message
+    )
+
+
 @pytest.mark.parametrize(("total", "exact", "more"), [(5, True, False), (6, True, True), (5, False, True)])
 def test_more_is_true_whenever_more_may_match(total: int, exact: bool, more: bool) -> None:
     # Given five decisions returned, and a total that is exact or only a lower bound (counting stopped at five)

@@ -8,6 +8,7 @@ from typing import Any
 
 from search_core.engine.budget import embedded_bytes, fit_rows
 from search_core.engine.limits import TRUNCATION_MARKER
+from search_core.kinds.case_law.courts import names_a_court
 from search_core.kinds.case_law.headings import heading_path
 from search_core.kinds.case_law.index import MAX_COUNTED_TERMS
 from search_core.kinds.case_law.models import CaseMatches, CaseQuery, Decision
@@ -109,7 +110,9 @@ def search_body(
     counts = [TermCount(term=named(t)[:100], count=n) for t, n in found.term_counts.items()] or None
     estimate = None if found.total_exact else f"該当は少なくとも {found.total} 件です（すべては数えていません）。"
     cut = _main_texts_cut_note(hits)
-    message = " ".join(part for part in (note, estimate, cut, None if hits else _no_hits(found, query)) if part) or None
+    asides = (_courts_as_keywords(query), _undated_note(found))
+    parts = (note, estimate, cut, None if hits else _no_hits(found, query), *asides)
+    message = " ".join(part for part in parts if part) or None
     return CaseSearchResponse(
         results=hits,
         count=len(hits),
@@ -118,6 +121,28 @@ def search_body(
         more=found.total > len(hits) or not found.total_exact,  # uncounted candidates may hold more
         message=message,
         term_counts=counts,
+    )
+
+
+def _courts_as_keywords(query: CaseQuery) -> str | None:
+    """A court's name written as a keyword is only looked for in the texts: say that `court` is the filter."""
+    courts = [term.text for term in query.expression.positive_terms if names_a_court(term.text)]
+    if not courts:
+        return None
+    return (
+        f"「{'」「'.join(courts)}」は裁判所の名前です。キーワードとしては判決の本文の語を探します。"
+        "裁判所で絞るなら court に書いてください（最高裁、東京地裁、高裁 など。"
+        "大法廷・小法廷の判決は court: 最高裁 で）。"
+    )
+
+
+def _undated_note(found: CaseMatches) -> str | None:
+    """Decisions without a date that a date filter left out, though they match all else."""
+    if not found.undated:
+        return None
+    return (
+        f"判決日のない判決 {found.undated} 件は、ほかの条件には合いますが date_from・date_to の対象外です"
+        "（日付を指定せずに検索すると含まれます）。"
     )
 
 

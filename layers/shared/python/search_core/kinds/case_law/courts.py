@@ -51,3 +51,14 @@ def names_level(court: str) -> bool:
     [True, True, False, False, True]
     """
     return court in LEVELS
+
+
+def names_a_court(word: str) -> bool:
+    """Whether a keyword is a court's name, a level or a bench of the Supreme Court rather than words of a text (a
+    court is what `court` filters by; as a keyword it is only looked for in the text).
+
+    >>> [names_a_court(w) for w in ("最高裁判所", "大法廷", "東京地裁", "第三小法廷", "裁判所", "法廷", "損害賠償")]
+    [True, True, True, True, False, False, False]
+    """
+    canonical = canonical_court(word)
+    return canonical not in ("裁判所", "法廷") and canonical.endswith(("裁判所", "支部", "法廷"))

@@ -56,10 +56,17 @@ class CaseIndex:
         """
         matched, total, exact = self._matching(self._candidates(query), query, deadline)
         decisions = self._decisions(matched)
+        undated = self._undated(query, deadline)
         if total:
-            return CaseMatches(decisions, total, exact)
+            return CaseMatches(decisions, total, exact, undated=undated)
         counts, filtered = self._term_counts(query, deadline), self._filtered_total(query)
-        return CaseMatches(decisions, 0, exact, counts, filtered, self._without_excluded(query, deadline))
+        return CaseMatches(decisions, 0, exact, counts, filtered, self._without_excluded(query, deadline), undated)
+
+    def _undated(self, query: CaseQuery, deadline: float) -> int | None:
+        """With a date filter: the decisions without a date that match all else (the filter leaves them out)."""
+        if not query.dated:
+            return None
+        return self._count(replace(query, date_from=None, date_to=None, undated=True), _share(deadline, 4))
 
     def _matching(self, candidates: BitMap, query: CaseQuery, deadline: float) -> tuple[list[int], int, bool]:
         """The first `limit` matching decision numbers, how many match in all, and whether that count is exact."""
@@ -157,13 +164,15 @@ class CaseIndex:
             WHERE ($court IS NULL OR CASE WHEN $level THEN contains(court_canonical, $court)
                 ELSE starts_with(court_canonical, $court) OR contains(court_canonical, '裁判所' || $court)
                     OR contains(court_canonical, '支部' || $court) OR starts_with(court, $written) END)
-            AND ($from IS NULL OR date >= $from) AND ($to IS NULL OR date <= $to)""",
+            AND ($from IS NULL OR date >= $from) AND ($to IS NULL OR date <= $to)
+            AND (NOT $undated OR date IS NULL)""",
             {
                 "court": query.court,
                 "level": names_level(query.court or ""),
                 "written": query.court_as_written,
                 "from": query.date_from,
                 "to": query.date_to,
+                "undated": query.undated,
             },
         ).fetchall()
         return BitMap(row[0] for row in rows)

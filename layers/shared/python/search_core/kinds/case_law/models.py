@@ -22,10 +22,15 @@ class CaseQuery:
     date_to: date | None = None
     by_relevance: bool = False  # else newest first
     court_as_written: str | None = None  # normalised: the beginning of a name as stored (知財高 of 知財高裁)
+    undated: bool = False  # only the decisions without a date (what a date filter leaves out)
 
     @property
     def filtered(self) -> bool:
-        return bool(self.court or self.date_from or self.date_to)
+        return bool(self.court or self.date_from or self.date_to or self.undated)
+
+    @property
+    def dated(self) -> bool:
+        return bool(self.date_from or self.date_to)
 
 
 @dataclass(frozen=True)
@@ -41,6 +46,9 @@ class CaseMatches:
     filtered_total: int | None = None
     # For an empty answer with excluded terms: how many match once those are dropped (None: none, or not counted).
     without_excluded: int | None = None
+    # With a date filter: how many decisions without a date match all else, which the filter left out (None: no date
+    # filter, or not counted in time).
+    undated: int | None = None
 
 
 _MAIN_HEADING, _REASONS_HEADING = "主文\n", "\n\n事実及び理由\n"

@@ -77,8 +77,10 @@ COURT_DESCRIPTION = (
 LIMIT_DESCRIPTION = (
     f"返す件数（1〜{MAX_LIMIT}、既定 {DEFAULT_LIMIT}。{MAX_LIMIT} を超える値は {MAX_LIMIT} にし、message で伝えます）"
 )
-DATE_FROM_DESCRIPTION = "この日以降の判決だけ（YYYY-MM-DD、当日を含む）"
-DATE_TO_DESCRIPTION = "この日以前の判決だけ（YYYY-MM-DD、当日を含む）"
+DATE_FROM_DESCRIPTION = (
+    "この日以降の判決だけ（YYYY-MM-DD、当日を含む。判決日のない判決は除かれ、その数を message で伝えます）"
+)
+DATE_TO_DESCRIPTION = "この日以前の判決だけ（YYYY-MM-DD、当日を含む。判決日のない判決は除かれます）"
 TEXT_DESCRIPTION = (
     "判決の全文（主文と事実及び理由）を、応答サイズに収まる長さずつ返します。offset は 0〜total_chars の"
     "どの位置でもよく、続きは next_offset を offset に渡して読みます（null なら最後まで読み終えています）。"
