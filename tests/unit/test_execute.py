@@ -65,6 +65,18 @@ def test_repeated_column_names_keep_every_value(events: duckdb.DuckDBPyConnectio
     assert (result.columns, result.rows) == (["x", "x_1"], [[1, 2]])
 
 
+def test_a_repeated_name_never_takes_a_name_the_query_wrote(
+    events: duckdb.DuckDBPyConnection, test_limits: QueryLimits
+) -> None:
+    result = run(events, "SELECT 1 AS a, 2 AS a, 3 AS a_1", test_limits)
+    assert dict(zip(result.columns, result.rows[0], strict=True)) == {"a": 1, "a_2": 2, "a_1": 3}
+
+
+def test_a_float_is_the_number_it_was_written_as(events: duckdb.DuckDBPyConnection, test_limits: QueryLimits) -> None:
+    row = run(events, "SELECT 0.1::FLOAT AS f, 1.1::REAL AS r, 0.1::DOUBLE AS d", test_limits).rows[0]
+    assert row == [0.1, 1.1, 0.1]
+
+
 def test_values_become_json_types(events: duckdb.DuckDBPyConnection, test_limits: QueryLimits) -> None:
     sql = (
         "SELECT DATE '2025-10-01' AS d, 1.5::DECIMAL(4,2) AS m, [1, 2] AS l, {'a': 1} AS s,"

@@ -38,6 +38,11 @@ from search_core.worker.result import QueryResult
 _TEMPORAL = re.compile(r"\b(?:DATE|TIME|TIMESTAMP|TIMESTAMPTZ|TIMETZ|INTERVAL)(?:_[A-Z]+)?\b")
 _ALWAYS_TEXT = re.compile(r"\bMAP\((?!VARCHAR,)|\b(?:VARIANT|UNION|GEOMETRY)\b")
 _PLAIN_DATE = re.compile(r"DATE|TIME|TIMESTAMP|TIMESTAMP_S|TIMESTAMP_MS")
+# How a statement is wrapped to cap its rows, and a name that wrapping may have renamed (a repeat becomes a_1).
+_WRAP_HEAD, _WRAP_TAIL = "SELECT * FROM (\n", "\n) LIMIT "
+_SUFFIXED = re.compile(r"_\d+$")
+# DuckDB's single-precision type, which Python holds only as a double.
+_SINGLE = "FLOAT"
 # What DuckDB's Python conversion makes of ±infinity (a real value there is read again as text, which is exact too).
 _PYTHON_LIMITS = (date.max, date.min, datetime.max, datetime.min, time_of_day.max)
 
@@ -106,7 +111,7 @@ def _checked_text(con: duckdb.DuckDBPyConnection, sql: str, policy: QueryPolicy,
     if key not in checked:
         statement = check_text(sql, policy)
         # One execute of the wrapped query later: the relation API would bind and plan it two or three times.
-        bounded = f"SELECT * FROM (\n{statement}\n) LIMIT {limits.max_rows + 1}"
+        bounded = f"{_WRAP_HEAD}{statement}{_WRAP_TAIL}{limits.max_rows + 1}"
         refuse_bind_time_queries(con, bounded)
         if len(checked) >= TEXTS_KEPT:
             del checked[next(iter(checked))]  # the oldest
@@ -158,16 +163,48 @@ def _fetch(con: duckdb.DuckDBPyConnection, bounded: str, most: int) -> tuple[lis
     """
     cursor = con.execute(bounded)
     description = cursor.description or []
-    # SELECT * over the subquery makes repeated names unique (x, x_1), so no value is lost in the objects.
     columns = [d[0] for d in description]
     types = [str(d[1]).upper() for d in description]
-    if any(_as_text(t) for t in types):
+    if any(_as_text(t) or t == _SINGLE for t in types):
         cursor = con.execute(_json_friendly(bounded, types, columns))
     # fetchmany: whatever the text did to the LIMIT, no more rows than that are ever materialised here.
     rows = cursor.fetchmany(most)
     if any(value in _PYTHON_LIMITS for row in rows for value in row):
         rows = con.execute(_json_friendly(bounded, types, columns, every_date=True)).fetchmany(most)
+    if any(_SUFFIXED.search(name) for name in columns):  # after the rows: DESCRIBE ends the pending result
+        columns = _written_names(con, bounded, columns)
     return columns, rows
+
+
+def _written_names(con: duckdb.DuckDBPyConnection, bounded: str, renamed: list[str]) -> list[str]:
+    """The columns as the query names them, a repeated name made unique without taking a name the query wrote.
+
+    SELECT * over the query renames repeats as it meets them (a, a, a_1 become a, a_1, a_1_1), so the value under
+    a_1 would not be the query's a_1. DESCRIBE binds the query alone, without running it.
+    """
+    statement = bounded.removeprefix(_WRAP_HEAD).rsplit(_WRAP_TAIL, 1)[0]
+    written = [str(row[0]) for row in con.execute(f"DESCRIBE {statement}").fetchall()]
+    return distinct_names(written) if len(written) == len(renamed) else renamed
+
+
+def distinct_names(names: list[str]) -> list[str]:
+    """`names` with each repeat suffixed _1, _2 ... by the first suffix no name takes.
+
+    >>> distinct_names(["a", "a", "a_1"]), distinct_names(["x", "x", "x"])
+    (['a', 'a_2', 'a_1'], ['x', 'x_1', 'x_2'])
+    """
+    taken, seen, unique = set(names), set(), []
+    for name in names:
+        chosen = name
+        suffix = 1
+        while chosen in seen:
+            while f"{name}_{suffix}" in taken:
+                suffix += 1
+            chosen = f"{name}_{suffix}"
+            taken.add(chosen)
+        seen.add(chosen)
+        unique.append(chosen)
+    return unique
 
 
 def _as_text(type_name: str) -> bool:
@@ -185,17 +222,22 @@ def _as_text(type_name: str) -> bool:
 
 
 def _json_friendly(bounded: str, types: list[str], columns: list[str], every_date: bool = False) -> str:
-    """Cast the columns of a date or time type Python cannot hold (or, `every_date`, of any) to DuckDB's text.
+    """Cast the columns of a date or time type Python cannot hold (or, `every_date`, of any) to DuckDB's text, and a
+    FLOAT to the double its shortest text means (Python widens 0.1 as a FLOAT to 0.10000000149011612).
 
-    >>> _json_friendly("SELECT 1", ["TIMESTAMP WITH TIME ZONE", "INTEGER", "DATE"], ["t", "x", "d"])
-    'SELECT CAST(#1 AS VARCHAR) AS "t", #2 AS "x", #3 AS "d" FROM (SELECT 1)'
+    >>> _json_friendly("SELECT 1", ["TIMESTAMP WITH TIME ZONE", "INTEGER", "FLOAT"], ["t", "x", "f"])
+    'SELECT CAST(#1 AS VARCHAR) AS "t", #2 AS "x", CAST(CAST(#3 AS VARCHAR) AS DOUBLE) AS "f" FROM (SELECT 1)'
     """
 
-    def text(type_name: str) -> bool:
-        return _as_text(type_name) or (every_date and bool(_TEMPORAL.search(type_name)))
+    def projected(index: int, type_name: str) -> str:
+        if _as_text(type_name) or (every_date and bool(_TEMPORAL.search(type_name))):
+            return f"CAST(#{index} AS VARCHAR)"
+        if type_name == _SINGLE:
+            return f"CAST(CAST(#{index} AS VARCHAR) AS DOUBLE)"
+        return f"#{index}"
 
     projection = [
-        f"CAST(#{i} AS VARCHAR) AS {quote_identifier(name)}" if text(t) else f"#{i} AS {quote_identifier(name)}"
+        f"{projected(i, t)} AS {quote_identifier(name)}"
         for i, (t, name) in enumerate(zip(types, columns, strict=True), start=1)
     ]
     return f"SELECT {', '.join(projection)} FROM ({bounded})"
