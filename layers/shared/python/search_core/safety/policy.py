@@ -29,6 +29,11 @@ DENIED_SCALAR_FUNCTIONS = frozenset(
         "sleep_ms",
         # Session state one caller would leave for the next on the same worker.
         "setseed",
+        # Counters every caller of a worker moves (its own queries and the hints' count them too): they would tell
+        # one caller how many queries others ran.
+        "current_query_id",
+        "current_transaction_id",
+        "txid_current",
         "json_serialize_plan",
         "json_execute_serialized_sql",
         "query",
