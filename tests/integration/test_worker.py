@@ -106,6 +106,24 @@ def test_a_worker_past_its_rss_cap_is_killed_and_replaced(tmp_path: Path) -> Non
         runner.close()
 
 
+@pytest.mark.slow
+def test_a_worker_that_keeps_too_much_memory_after_a_query_is_replaced_before_the_next(tmp_path: Path) -> None:
+    # Given a worker whose next query could not have DuckDB's whole memory beside what a heavy query left resident
+    roomy = replace(LIMITS, worker_rss_cap_mb=2000, duckdb_memory_mb=1850, worker_address_space_mb=8000)
+    runner = QueryWorker(EVENTS, roomy, tmp_path / "roomy", csv_path=DATA_DIR / "events.csv")
+    try:
+        first = runner.pid
+        runner.query("SELECT count(*) FROM events")
+        assert runner.pid == first  # a quick query leaves it be
+        heavy = "SELECT count(*) FROM (SELECT md5(CAST(i AS VARCHAR)) AS s FROM range(3000000) t(i) ORDER BY s)"
+        assert runner.query(heavy).rows == [[3_000_000]]
+        # Then it is gone once the answer is in, and the next query is served by a fresh one
+        assert runner.pid is None
+        assert runner.query("SELECT count(*) AS n FROM events").rows == [[32]] and runner.restarts == 1
+    finally:
+        runner.close()
+
+
 def test_a_worker_that_dies_between_queries_is_restarted(worker: QueryWorker) -> None:
     assert worker.pid is not None
     kill_and_wait(worker.pid)

@@ -94,6 +94,17 @@ class QueryLimits:
         return round(self.duckdb_memory_mb * (1 - _IN_MEMORY_DATA_SHARE))
 
     @property
+    def recycle_rss_mb(self) -> int:
+        """Resident memory above which a worker is replaced once a query is answered: the next query may need
+        DuckDB's whole memory on top of it, and the worker is stopped past `worker_rss_cap_mb` (DuckDB frees a
+        query's memory for itself but its allocator keeps the pages, so a worker's resident memory only grows).
+
+        >>> QueryLimits.for_function(1769, 5.0).recycle_rss_mb
+        805
+        """
+        return self.worker_rss_cap_mb - self.duckdb_memory_mb
+
+    @property
     def explain_seconds(self) -> float:
         """How long a failed query's error may take to be explained from the data.
 

@@ -104,8 +104,11 @@ class _Process:
         self._limits = boot.limits
         self._proc = proc
         self._buffer = b""
+        # Whether a reply was waited for long enough to look at memory: a quick query pays no /proc read.
+        self.waited = False
         try:
             reply = self.exchange(boot, time.monotonic() + _BOOT_TIMEOUT_SECONDS)
+            self.waited = False
         except WorkerGone:
             raise DataUnavailable(
                 f"データセット「{boot.table.file_name}」を読み込めません（読み込み処理が異常終了しました）。"
@@ -155,6 +158,8 @@ class _Process:
             elif self._rss_bytes() > self._limits.worker_rss_cap_mb * 1024 * 1024:
                 self.stop()
                 raise WorkerGone("memory")
+            else:
+                self.waited = True
         line, _, self._buffer = self._buffer.partition(b"\n")
         return decode_reply(line)
 
@@ -164,6 +169,13 @@ class _Process:
                 return int(statm.read().split()[1]) * _PAGE_BYTES
         except (OSError, IndexError, ValueError):
             return 0
+
+    def retire_if_swollen(self) -> None:
+        """Stop a worker that was busy and keeps more memory than the next query could work beside (the next call
+        starts a fresh one)."""
+        if self.waited and self._rss_bytes() > self._limits.recycle_rss_mb * 1024 * 1024:
+            self.stop()
+        self.waited = False
 
     def stop(self) -> None:
         _stop(self._proc)
@@ -218,7 +230,9 @@ class QueryWorker:
         reply, deadline = self._ask(Query(sql, room))
         if not isinstance(reply, Rows):
             raise QueryAborted(self._abort_message("exited"))
-        return replace(reply.result, why_empty=self._why_empty(deadline)) if reply.hints_follow else reply.result
+        result = replace(reply.result, why_empty=self._why_empty(deadline)) if reply.hints_follow else reply.result
+        self._retire_if_swollen()
+        return result
 
     def _why_empty(self, deadline: float) -> EmptyAnswer:
         """The hints that follow an answer without rows, if they come by the query's deadline; else the worker is
@@ -237,6 +251,7 @@ class QueryWorker:
         reply, _ = self._ask(Describe())
         if not isinstance(reply, Profiled):
             raise QueryAborted(self._abort_message("exited"))
+        self._retire_if_swollen()
         return reply.profile
 
     def _ask(self, request: Request) -> tuple[Reply, float]:
@@ -253,6 +268,10 @@ class QueryWorker:
                 process.stop()
             raise reply.error()
         return reply, deadline
+
+    def _retire_if_swollen(self) -> None:
+        if self._process is not None:
+            self._process.retire_if_swollen()
 
     def revive(self) -> None:
         """Start a worker now if the one serving is gone (after a SnapStart restore), not on the next query."""
