@@ -2,8 +2,9 @@
 
 Each tool call is printed as it happens (the tool, its arguments, then whether it failed and its rows, total or
 error), then the answer and the tokens it took; every value from outside is escaped and cut (tooling/chat_agents.py).
-With a question it answers that one, prints the session's tokens and exits 1 when a tool call failed, the service
-failed the answer (an exception event in the stream) or no tool was called: the smoke test after `sam deploy`.
+With a question it answers that one, prints the session's tokens and exits 1 when a tool call failed, got no result
+or was of a tool not the stack's, the service failed the answer (an exception event, a stream it could not read) or
+no tool of ours answered: the smoke test after `sam deploy`.
 Without one it reads questions until EOF or Ctrl-C, in one session, whose tokens it prints at the end.
 
     .venv/bin/python scripts/chat.py [--stack NAME] [--question TEXT]
@@ -14,13 +15,28 @@ Credentials and Region come from the AWS configuration, as for any boto3 program
 from __future__ import annotations
 
 import argparse
+import functools
 import sys
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 
 import boto3
 from botocore.exceptions import BotoCoreError, ClientError
-from tooling.chat_agents import Agent, ClassicAgent, Harness, Step, TokenUsage, ToolCall, failure_of, shown
+from tooling.chat_agents import (
+    Agent,
+    ClassicAgent,
+    Harness,
+    Step,
+    TokenUsage,
+    ToolResult,
+    classic_tool_name,
+    failure_of,
+    shown,
+)
+from tooling.template import generated, target_name
+
+from search_core.catalogue import ACTION_GROUPS, ActionGroup
+from search_core.doors.tools import Tool
 
 DEFAULT_STACK = "bedrock-agent-search"
 # Our own lines that hold a value from outside (the stack's outputs, an error's message, the question) show this much.
@@ -37,9 +53,10 @@ def agent_of_stack(session: boto3.Session, stack: str) -> Agent:
     outputs = stack_outputs(session, stack)
     platform = outputs.get("AgentPlatform", "classic" if "AgentId" in outputs else "none")
     if platform == "harness":
-        return Harness(session.client("bedrock-agentcore"), outputs["HarnessArn"])
+        return Harness(session.client("bedrock-agentcore"), outputs["HarnessArn"], gateway_tool_names())
     if platform == "classic":
-        return ClassicAgent(session.client("bedrock-agent-runtime"), outputs["AgentId"], outputs["AgentAliasId"])
+        client = session.client("bedrock-agent-runtime")
+        return ClassicAgent(client, outputs["AgentId"], outputs["AgentAliasId"], action_group_tool_names())
     raise StackError(
         f"stack {stack} deploys no agent (AgentPlatform={platform}): deploy it with AgentPlatform=harness or classic, "
         f"or connect an MCP client to its GatewayUrl ({outputs.get('GatewayUrl', 'none')})"
@@ -59,9 +76,26 @@ def stack_outputs(session: boto3.Session, stack: str) -> dict[str, str]:
     return {output["OutputKey"]: output["OutputValue"] for output in stacks[0].get("Outputs", [])}
 
 
+def gateway_tool_names() -> frozenset[str]:
+    """Our tools as the harness's stream names them: each Gateway target's, `<target>___<tool>`."""
+    return frozenset(f"{target_name(group)}___{tool.name}" for group, tool in _our_tools())
+
+
+def action_group_tool_names() -> frozenset[str]:
+    """Our tools as the classic agent's trace names them: each action group's operations."""
+    return frozenset(classic_tool_name(group.name, tool.method, tool.path) for group, tool in _our_tools())
+
+
+@functools.cache
+def _our_tools() -> tuple[tuple[ActionGroup, Tool], ...]:
+    """Each action group's tools, as its function declares them and `make schema` gives them to the stack."""
+    return tuple((group, tool) for group in ACTION_GROUPS.values() for tool in generated(group).tools.values())
+
+
 @dataclass
 class Answered:
-    """What one question's answer came to: whether a step failed, how many tools it called, the tokens it took."""
+    """What one question's answer came to: whether a step failed, how many calls of our tools got their result, the
+    tokens it took."""
 
     failed: bool = False
     tool_calls: int = 0
@@ -71,7 +105,7 @@ class Answered:
         """Print `step` as it arrives, and count it in."""
         print(step.render(), flush=True)
         self.failed = self.failed or step.failed
-        self.tool_calls += isinstance(step, ToolCall)
+        self.tool_calls += isinstance(step, ToolResult) and step.answers_ours
         if isinstance(step, TokenUsage):
             self.tokens = step
 
@@ -105,14 +139,14 @@ def ask(agent: Agent, question: str) -> Answered:
     try:
         for step in agent.ask(question):
             answered.show(step)
-    except (BotoCoreError, ClientError) as error:  # the call refused, or an exception event in the stream
+    except (BotoCoreError, ClientError) as error:  # the call refused, no credentials, no connection
         answered.show(failure_of(error))
     return answered
 
 
 def answer_one(agent: Agent, question: str, conversation: Conversation) -> int:
-    """Ask `question`, the smoke test: 1 when the answer failed or called no tool, which means the model answered from
-    what it knows, not from the data the deployment serves."""
+    """Ask `question`, the smoke test: 1 when the answer failed or no call of our tools got its result, which means the
+    model answered from what it knows, not from the data the deployment serves."""
     print(f"> {shown(question, _LINE_CHARS)}")
     answered = ask(agent, question)
     conversation.add(answered)

@@ -2,12 +2,19 @@
 each result (whether it failed, its rows or total, its error), the answer, then the tokens it took.
 
 `Harness` reads an AgentCore harness's InvokeHarness stream, `ClassicAgent` a Bedrock Agent's InvokeAgent stream with
-its trace; both keep one session across questions and yield `Step`s as the events arrive. Every value a step holds
-came from outside (the model, a tool, the service): a step's `render` shows it only through `shown`.
+its trace; both keep one session across questions and yield `Step`s as the events arrive. A call is paired with its
+result (the harness's toolUseId; the classic trace's observation answers the oldest invocation): a call left without
+one is a failure, and only a result of a call of one of the stack's tools counts as a tool called. A result succeeds
+only as one of our JSON bodies without an error.
+
+Every value a step holds came from outside (the model, a tool, the service): a step's `render` shows it only through
+`shown`. Nor is an event trusted to hold the members its model lists, of their types, or the stream to be readable:
+botocore's failure to read it ends the answer as the service's failure.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 import json
 import operator
@@ -18,6 +25,7 @@ from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 from botocore.exceptions import BotoCoreError, ClientError, EventStreamError
+from tooling.eventstream import TAP, ExceptionTap, exception_of, tap_exceptions
 
 _INDENT = "      "
 # How much of a value from outside is shown: a name (a tool's, an argument's, an error's), an argument's value, a
@@ -27,10 +35,20 @@ _VALUE_CHARS = 2_000
 _SUMMARY_CHARS = 500
 _ANSWER_CHARS = 4_000
 _MAX_ARGUMENTS = 20
+# How many lines of a value that keeps its newlines are shown: an argument's (SQL), the answer's.
+_VALUE_LINES = 40
+_ANSWER_LINES = 200
+# Each line of the answer starts with this, so that none can pass for a line of ours (a call, a result, the tokens).
+_ANSWER_MARGIN = "│ "
 # The Unicode categories a terminal acts on rather than shows: controls (C0, DEL and C1: ESC, BEL, CR, backspace,
 # CSI), formats (bidi overrides and isolates, zero widths), line and paragraph separators, and lone surrogates, which
 # cannot even be printed.
 _ACTED_ON = {"Cc", "Cf", "Zl", "Zp", "Cs"}
+# Letters that show as nothing, so a name ending in one looks like the name without it: the Hangul fillers and the
+# braille blank.
+_BLANKS = {"\u115f", "\u1160", "\u3164", "\uffa0", "\u2800"}
+# Combining marks: each draws on the character before it, which may be a name's last letter or our own ✓.
+_MARKS = {"Mn", "Mc", "Me"}
 _NAMED_ESCAPES = {"\n": "\\n", "\r": "\\r", "\t": "\\t"}
 # How a tool's answer measures itself, first match wins: case-law search has a total, SQL a row count, findInCase
 # hits, readCaseText a page of a text, a profile the table's rows.
@@ -41,6 +59,8 @@ _MEASURES = (
     ("total_chars", "page at character {offset} of {total_chars}"),
     ("rows", "profile of {rows} rows"),
 )
+# The members of an MCP tool result, which the Gateway may hand over whole: the text of its content is our body.
+_MCP_RESULT = {"content", "isError", "structuredContent", "_meta"}
 # The reasons a harness message stops for (botocore's HarnessStopReason) that mean the turn did not finish; end_turn,
 # tool_use, tool_result, stop_sequence and partial_turn are the loop going on or ending well.
 _UNFINISHED = {
@@ -57,22 +77,53 @@ _UNFINISHED = {
 }
 
 
-def shown(text: str, limit: int, *, newlines: bool = False) -> str:
-    r"""`text` from outside made safe to print: each character a terminal would act on is written as its escape (a
-    newline is kept only with `newlines`), and past `limit` characters it is cut, its full length said.
+def shown(text: str, limit: int, *, lines: int = 1, prose: bool = False) -> str:
+    r"""`text` from outside made safe to print: each character a terminal would act on, that shows as nothing or that
+    combines with the one before is written as its escape; a newline is kept only when `lines` allows more than one,
+    and in `prose` a combining mark after a non-ASCII letter (Japanese written decomposed). Past `limit` characters
+    or `lines` lines it is cut, its full size said.
 
     >>> shown("\r\x1b[2K✓ ok\u202e", 100)
     '\\r\\x1b[2K✓ ok\\u202e'
     >>> shown("x" * 12345, 3)
     'xxx… (12,345 characters in all)'
+    >>> shown("SELECT 1\nFROM t\nWHERE x", 100, lines=2)
+    'SELECT 1\nFROM t… (23 characters, 3 lines in all)'
+    >>> shown("searchEvents\u3164", 100), shown("searchEvents\u0338", 100, prose=True)
+    ('searchEvents\\u3164', 'searchEvents\\u0338')
+    >>> shown("か\u3099", 100, prose=True) == "か\u3099"
+    True
     """
-    kept = "".join(_visible(char, newlines) for char in text[:limit])
-    return kept if len(text) <= limit else f"{kept}… ({len(text):,} characters in all)"
+    kept = text[:limit] if lines == 1 else "\n".join(text[:limit].split("\n")[:lines])
+    escaped = _escaped(kept, newlines=lines > 1, prose=prose)
+    return escaped if kept == text else f"{escaped}… ({_size(text, lines)} in all)"
 
 
-def _visible(char: str, newlines: bool) -> str:
-    if (char == "\n" and newlines) or unicodedata.category(char) not in _ACTED_ON:
-        return char
+def _size(text: str, lines: int) -> str:
+    count = text.count("\n") + 1
+    return f"{len(text):,} characters" + (f", {count:,} lines" if 1 < lines < count else "")
+
+
+def _escaped(text: str, *, newlines: bool, prose: bool) -> str:
+    pieces: list[str] = []
+    carries_mark = False  # whether the character shown last is a non-ASCII one a prose mark may combine with
+    for char in text:
+        kept = _kept(char, newlines=newlines, mark=prose and carries_mark)
+        pieces.append(char if kept else _escape(char))
+        carries_mark = kept and not char.isascii()
+    return "".join(pieces)
+
+
+def _kept(char: str, *, newlines: bool, mark: bool) -> bool:
+    if char == "\n":
+        return newlines
+    category = unicodedata.category(char)
+    if category in _MARKS:
+        return mark
+    return category not in _ACTED_ON and char not in _BLANKS
+
+
+def _escape(char: str) -> str:
     if char in _NAMED_ESCAPES:
         return _NAMED_ESCAPES[char]
     code = ord(char)
@@ -81,33 +132,55 @@ def _visible(char: str, newlines: bool) -> str:
 
 @dataclass(frozen=True)
 class ToolCall:
+    """A call the agent made; `ours` when of one of the stack's tools, the only calls the smoke test counts."""
+
     tool: str
     arguments: dict[str, Any]
-    failed = False
+    ours: bool
+
+    @property
+    def failed(self) -> bool:
+        return not self.ours
 
     def render(self) -> str:
         lines = [f"  → {shown(self.tool, _NAME_CHARS)}"]
         lines += [_argument(name, value) for name, value in list(self.arguments.items())[:_MAX_ARGUMENTS]]
         if len(self.arguments) > _MAX_ARGUMENTS:
             lines.append(f"{_INDENT}… ({len(self.arguments):,} arguments in all)")
+        if not self.ours:
+            lines.append("    ✗ not one of the stack's tools")
         return "\n".join(lines)
 
 
 def _argument(name: str, value: Any) -> str:
     """One argument, a value of several lines (SQL) going on under its first line's start."""
     label = shown(name, _NAME_CHARS)
-    text = value if isinstance(value, str) else json.dumps(value, ensure_ascii=False)
-    lines = shown(text, _VALUE_CHARS, newlines=True)
+    text = value if isinstance(value, str) else _json(value)
+    lines = shown(text, _VALUE_CHARS, lines=_VALUE_LINES)
     return f"{_INDENT}{label}: " + lines.replace("\n", "\n" + _INDENT + " " * (len(label) + 2))
 
 
 @dataclass(frozen=True)
 class ToolResult:
+    """What came back from a call; `answers_ours` when the call was of one of the stack's tools."""
+
     failed: bool
     summary: str
+    answers_ours: bool = False
 
     def render(self) -> str:
-        return f"    {'✗' if self.failed else '✓'} {shown(self.summary, _SUMMARY_CHARS)}"
+        return f"    {'✗' if self.failed else '✓'} {shown(self.summary, _SUMMARY_CHARS, prose=True)}"
+
+
+@dataclass(frozen=True)
+class NoResult:
+    """A call whose result the stream never brought."""
+
+    tool: str
+    failed = True
+
+    def render(self) -> str:
+        return f"  ✗ no result for {shown(self.tool, _NAME_CHARS)}"
 
 
 @dataclass(frozen=True)
@@ -116,7 +189,8 @@ class Answer:
     failed = False
 
     def render(self) -> str:
-        return shown(self.text, _ANSWER_CHARS, newlines=True)
+        text = shown(self.text, _ANSWER_CHARS, lines=_ANSWER_LINES, prose=True)
+        return "\n".join(_ANSWER_MARGIN + line for line in text.split("\n"))
 
 
 @dataclass(frozen=True)
@@ -133,7 +207,7 @@ class Stopped:
 @dataclass(frozen=True)
 class ServiceFailure:
     """The service failed the question: an exception event in the stream (`runtimeClientError`, `throttlingException`,
-    ... as the operation's model names the stream's members), the call refused, or no connection."""
+    ...), a stream botocore could not read, the call refused, or no connection."""
 
     name: str
     where: str
@@ -142,7 +216,7 @@ class ServiceFailure:
 
     def render(self) -> str:
         name = shown(self.name, _NAME_CHARS) or "an unnamed error"
-        return f"  ✗ {name} {self.where}: {shown(self.message, _SUMMARY_CHARS)}"
+        return f"  ✗ {name} {self.where}: {shown(self.message, _SUMMARY_CHARS, prose=True)}"
 
 
 @dataclass(frozen=True)
@@ -186,7 +260,9 @@ class TokensNotReported:
         return f"  tokens: not reported ({self.why})"
 
 
-Step = ToolCall | ToolResult | Answer | Stopped | ServiceFailure | TokenUsage | TokensNotReported
+Step = ToolCall | ToolResult | NoResult | Answer | Stopped | ServiceFailure | TokenUsage | TokensNotReported
+# One event of a stream as botocore parses it: {member name: its members}.
+Event = dict[str, Any]
 
 
 class Agent(Protocol):
@@ -195,20 +271,56 @@ class Agent(Protocol):
     def ask(self, question: str) -> Iterator[Step]: ...
 
 
+class _NotOurBody(Exception):
+    """A tool's text is not one of our JSON bodies; the message says why."""
+
+
 def result_of(text: str, failed: bool = False) -> ToolResult:
-    """A tool's answer (our JSON body, as the Gateway or the trace hands it over) as a one-line result.
+    """A tool's answer (our JSON body, as the Gateway or the trace hands it over) as a one-line result: failed when the
+    call did, when the text is not one of our bodies (a timeout's message, JSON Python cannot read) or holds an error.
+    An MCP tool result, as the Gateway may pass it on, is read for its content's text and isError.
 
     >>> result_of('{"results": [{"n": 1}], "count": 1, "truncated": false}')
-    ToolResult(failed=False, summary='1 rows')
+    ToolResult(failed=False, summary='1 rows', answers_ours=False)
     >>> result_of('{"error": "列 venue はありません。"}')
-    ToolResult(failed=True, summary='列 venue はありません。')
+    ToolResult(failed=True, summary='列 venue はありません。', answers_ours=False)
+    >>> result_of("Task timed out after 30.00 seconds").summary
+    'not a JSON body of ours (not JSON): Task timed out after 30.00 seconds'
     """
     try:
+        body = _body(text)
+        if _is_mcp_result(body):
+            text, failed = _mcp_text(body), failed or body.get("isError") is True
+            body = _body(text)
+        return _measured(body, failed)
+    except _NotOurBody as error:
+        return ToolResult(True, f"not a JSON body of ours ({error}): {text}")
+    except RecursionError:
+        return ToolResult(True, f"not a JSON body of ours (nested too deep to read): {text}")
+
+
+def _body(text: str) -> dict[str, Any]:
+    try:
         body = json.loads(text)
-    except ValueError:
-        body = None
+    except json.JSONDecodeError:
+        raise _NotOurBody("not JSON") from None
+    except ValueError as error:  # JSON that Python will not read: an integer of more than 4,300 digits
+        raise _NotOurBody(str(error)) from None
     if not isinstance(body, dict):
-        return ToolResult(failed, text)
+        raise _NotOurBody("not a JSON object")
+    return body
+
+
+def _is_mcp_result(body: dict[str, Any]) -> bool:
+    return isinstance(body.get("content"), list) and set(body) <= _MCP_RESULT
+
+
+def _mcp_text(body: dict[str, Any]) -> str:
+    texts = [block.get("text") for block in body["content"] if isinstance(block, dict) and block.get("type") == "text"]
+    return "".join(text for text in texts if isinstance(text, str))
+
+
+def _measured(body: dict[str, Any], failed: bool) -> ToolResult:
     if "error" in body:
         return ToolResult(True, str(body["error"]))
     measure = next((form.format_map(_Fields(body)) for key, form in _MEASURES if key in body), "ok")
@@ -222,14 +334,61 @@ class _Fields(dict[str, Any]):
         return "?"
 
 
+@dataclass
+class _Calls:
+    """An answer's tool calls waiting for their results, each under the key a result names it by: the harness's
+    toolUseId; none in the classic trace, whose observation answers the oldest invocation."""
+
+    ours: frozenset[str]
+    waiting: list[tuple[str | None, ToolCall]] = field(default_factory=list)
+
+    def called(self, key: str | None, tool: str, arguments: dict[str, Any]) -> ToolCall:
+        call = ToolCall(tool, arguments, tool in self.ours)
+        self.waiting.append((key, call))
+        return call
+
+    def answered(self, key: str | None, result: ToolResult) -> ToolResult:
+        found = next((index for index, (waiting, _) in enumerate(self.waiting) if waiting == key), None)
+        if found is None:
+            return ToolResult(True, f"a result of no call: {result.summary}")
+        _, call = self.waiting.pop(found)
+        return dataclasses.replace(result, answers_ours=call.ours)
+
+    def unanswered(self) -> list[NoResult]:
+        return [NoResult(call.tool) for _, call in self.waiting]
+
+
 def failure_of(error: BotoCoreError | ClientError) -> ServiceFailure:
-    """The step an exception from boto3 is: botocore raises an exception event of the stream as EventStreamError, named
-    by its `:exception-type` when the operation's model lists it (and unnamed otherwise)."""
+    """The step a failed call is: the service refused it (its error's code and message), or the client could not make
+    it (no credentials, no connection)."""
     if isinstance(error, ClientError):
         details = error.response.get("Error", {})
-        where = "event in the stream" if isinstance(error, EventStreamError) else f"from {error.operation_name}"
+        where = f"from {error.operation_name}"
         return ServiceFailure(str(details.get("Code", "")), where, str(details.get("Message", "")))
     return ServiceFailure(type(error).__name__, "in the client", str(error))
+
+
+def events_of(response: dict[str, Any], member: str) -> Iterator[Event | ServiceFailure]:
+    """The events of `response`'s stream `member`, then the failure that ended it, if one did: botocore reads bytes
+    from outside and raises what they make it raise (an exception event; ChecksumMismatch or another ParserError of a
+    garbled frame; UnicodeDecodeError, RecursionError, AttributeError, TypeError or ResponseParserError of a payload
+    that is not UTF-8, nested too deep or not of its model's shape; urllib3's errors of a lost connection)."""
+    try:
+        yield from response[member]
+    except Exception as error:  # only botocore runs here: whatever it raised, the stream failed
+        yield stream_failure(error, response.get(TAP))
+
+
+def stream_failure(error: Exception, tap: ExceptionTap | None) -> ServiceFailure:
+    """The step a stream's failure is: an exception event by its name and message (read from the event itself when
+    botocore's model of the operation does not list it, as botocore then keeps neither), or what reading failed on."""
+    if not isinstance(error, EventStreamError):
+        return ServiceFailure(type(error).__name__, "reading the stream", str(error))
+    details = error.response.get("Error", {})
+    name, message = str(details.get("Code", "")), str(details.get("Message", ""))
+    if not name and tap is not None and tap.exception is not None:
+        name, message = exception_of(tap.exception)
+    return ServiceFailure(name, "event in the stream", message)
 
 
 def usage_of(usage: dict[str, Any]) -> TokenUsage:
@@ -262,11 +421,26 @@ def _sum_of_known(first: int | None, second: int | None) -> int | None:
     return None if first is None and second is None else (first or 0) + (second or 0)
 
 
-class Harness:
-    """An AgentCore harness: its loop calls our Gateway's tools and streams every block of every message."""
+def _text(value: object) -> str:
+    """A string member of an event: botocore passes on whatever JSON the payload holds, so anything else reads as
+    empty."""
+    return value if isinstance(value, str) else ""
 
-    def __init__(self, client: Any, arn: str) -> None:
-        self.client, self.arn = client, arn
+
+def _json(value: object) -> str:
+    try:
+        return json.dumps(value, ensure_ascii=False)
+    except RecursionError:
+        return "(nested too deep to write as JSON)"
+
+
+class Harness:
+    """An AgentCore harness: its loop calls our Gateway's tools and streams every block of every message. `tools`: our
+    tools as its stream names them (the Gateway's `<target>___<tool>`)."""
+
+    def __init__(self, client: Any, arn: str, tools: frozenset[str]) -> None:
+        self.client, self.arn, self.tools = client, arn, tools
+        tap_exceptions(client, "InvokeHarness")
         # InvokeHarness wants 33-100 characters here; a UUID has 36.
         self.session_id = str(uuid.uuid4())
         self.description = f"AgentCore harness {arn}, session {self.session_id}"
@@ -277,7 +451,7 @@ class Harness:
             runtimeSessionId=self.session_id,
             messages=[{"role": "user", "content": [{"text": question}]}],
         )
-        return harness_steps(response["stream"])
+        return harness_steps(events_of(response, "stream"), self.tools)
 
 
 @dataclass
@@ -289,60 +463,78 @@ class _Block:
 
     def add(self, delta: dict[str, Any]) -> None:
         if "text" in delta:
-            self.parts.append(delta["text"])
+            self.parts.append(_text(delta["text"]))
         elif "toolUse" in delta:
-            self.parts.append(delta["toolUse"]["input"])
+            self.parts.append(_text(delta["toolUse"].get("input")))
         for item in delta.get("toolResult", []):
-            self.parts.append(item["text"] if "text" in item else json.dumps(item.get("json"), ensure_ascii=False))
+            self.parts.append(_text(item["text"]) if "text" in item else _json(item.get("json")))
 
-    def step(self, role: str | None) -> Step | None:
+    def step(self, role: str, calls: _Calls) -> Step | None:
         text = "".join(self.parts)
         if "toolUse" in self.start:
-            return ToolCall(self.start["toolUse"]["name"], _arguments(text))
+            use = self.start["toolUse"]
+            return calls.called(_text(use.get("toolUseId")), _text(use.get("name")), _arguments(text))
         if "toolResult" in self.start:
-            return result_of(text, failed=self.start["toolResult"].get("status") == "error")
+            result = self.start["toolResult"]
+            failed = result.get("status") == "error"
+            return calls.answered(_text(result.get("toolUseId")), result_of(text, failed))
         return Answer(text) if role == "assistant" and text else None
 
 
-def harness_steps(stream: Iterable[dict[str, Any]]) -> Iterator[Step]:
+def harness_steps(events: Iterable[Event | ServiceFailure], tools: frozenset[str]) -> Iterator[Step]:
     """The steps of an InvokeHarness stream: a block becomes a step when it stops (a tool's input is complete only
-    then); text counts as the answer only in the assistant's messages; the metadata events' usage comes last."""
-    role: str | None = None
-    blocks: dict[int, _Block] = {}
+    then); text counts as the answer only in the assistant's messages; the calls left without a result and the
+    metadata events' usage come last."""
+    role = ""
+    blocks: dict[int | None, _Block] = {}
+    calls = _Calls(tools)
     usages: list[TokenUsage] = []
-    for event in stream:
-        if "messageStart" in event:
-            role = event["messageStart"]["role"]
+    for event in events:
+        if isinstance(event, ServiceFailure):
+            yield event
+        elif "messageStart" in event:
+            role = _text(event["messageStart"].get("role"))
         elif "contentBlockStart" in event:
             start = event["contentBlockStart"]
-            blocks[start["contentBlockIndex"]] = _Block(start["start"])
+            blocks[_index(start)] = _Block(start.get("start", {}))
         elif "contentBlockDelta" in event:
             delta = event["contentBlockDelta"]
-            blocks.setdefault(delta["contentBlockIndex"], _Block()).add(delta["delta"])
+            blocks.setdefault(_index(delta), _Block()).add(delta.get("delta", {}))
         elif "contentBlockStop" in event:
-            step = blocks.pop(event["contentBlockStop"]["contentBlockIndex"], _Block()).step(role)
+            step = blocks.pop(_index(event["contentBlockStop"]), _Block()).step(role, calls)
             if step is not None:
                 yield step
-        elif "messageStop" in event and event["messageStop"]["stopReason"] in _UNFINISHED:
-            yield Stopped(event["messageStop"]["stopReason"])
+        elif "messageStop" in event:
+            reason = _text(event["messageStop"].get("stopReason"))
+            if reason in _UNFINISHED:
+                yield Stopped(reason)
         elif "metadata" in event:
             usages.append(usage_of(event["metadata"].get("usage", {})))
+    yield from calls.unanswered()
     yield tokens_of(usages, "the stream had no metadata event")
 
 
+def _index(event: dict[str, Any]) -> int | None:
+    index = event.get("contentBlockIndex")
+    return index if isinstance(index, int) else None
+
+
 def _arguments(text: str) -> dict[str, Any]:
+    """A call's input as its arguments; input that is not a JSON object is shown whole, as the argument `input`."""
     try:
         arguments = json.loads(text or "{}")
-    except ValueError:
+    except (ValueError, RecursionError):
         return {"input": text}
     return arguments if isinstance(arguments, dict) else {"input": arguments}
 
 
 class ClassicAgent:
-    """A Bedrock Agent (Agents Classic) behind an alias: its trace shows each action group call and what came back."""
+    """A Bedrock Agent (Agents Classic) behind an alias: its trace shows each action group call and what came back.
+    `tools`: our tools as the trace names them (`classic_tool_name`)."""
 
-    def __init__(self, client: Any, agent_id: str, alias_id: str) -> None:
-        self.client, self.agent_id, self.alias_id = client, agent_id, alias_id
+    def __init__(self, client: Any, agent_id: str, alias_id: str, tools: frozenset[str]) -> None:
+        self.client, self.agent_id, self.alias_id, self.tools = client, agent_id, alias_id, tools
+        tap_exceptions(client, "InvokeAgent")
         self.session_id = str(uuid.uuid4())
         self.description = f"Bedrock agent {agent_id} alias {alias_id}, session {self.session_id}"
 
@@ -354,38 +546,52 @@ class ClassicAgent:
             inputText=question,
             enableTrace=True,
         )
-        return agent_steps(response["completion"])
+        return agent_steps(events_of(response, "completion"), self.tools)
 
 
-def agent_steps(completion: Iterable[dict[str, Any]]) -> Iterator[Step]:
+def classic_tool_name(group: str, verb: str, path: str) -> str:
+    """A classic agent's call as it is shown and our tools are known: the action group, the verb and the API path.
+
+    >>> classic_tool_name("search_events", "post", "/events/search")
+    'search_events POST /events/search'
+    """
+    return f"{group} {verb.upper()} {path}"
+
+
+def agent_steps(events: Iterable[Event | ServiceFailure], tools: frozenset[str]) -> Iterator[Step]:
     """The steps of an InvokeAgent stream: its trace's as they come, then the answer its chunks make (joined before
-    decoding: a character may be split between two), then the tokens its trace's model invocations counted."""
+    decoding: a character may be split between two), the calls left without a result, then the tokens its trace's
+    model invocations counted."""
     answer = b""
+    calls = _Calls(tools)
     usages: list[TokenUsage] = []
-    for event in completion:
-        if "trace" in event:
+    for event in events:
+        if isinstance(event, ServiceFailure):
+            yield event
+        elif "trace" in event:
             trace = event["trace"].get("trace", {})
-            yield from trace_steps(trace)
+            yield from trace_steps(trace, calls)
             usages += trace_usage(trace)
         elif "chunk" in event:
             answer += event["chunk"].get("bytes", b"")
     if answer:
         yield Answer(answer.decode(errors="replace"))
+    yield from calls.unanswered()
     yield tokens_of(usages, "the agent's trace counted none")
 
 
-def trace_steps(trace: dict[str, Any]) -> Iterator[Step]:
+def trace_steps(trace: dict[str, Any], calls: _Calls) -> Iterator[Step]:
     """The steps one InvokeAgent trace holds: an action group's invocation input, its observation, a failure."""
     orchestration = trace.get("orchestrationTrace", {})
     call = orchestration.get("invocationInput", {}).get("actionGroupInvocationInput")
     if call is not None:
-        name = f"{call.get('actionGroupName')} {call.get('verb', '').upper()} {call.get('apiPath')}"
-        yield ToolCall(name, _action_arguments(call))
+        group, verb, path = (_text(call.get(member)) for member in ("actionGroupName", "verb", "apiPath"))
+        yield calls.called(None, classic_tool_name(group, verb, path), _action_arguments(call))
     output = orchestration.get("observation", {}).get("actionGroupInvocationOutput")
     if output is not None:
-        yield result_of(output.get("text", ""))
+        yield calls.answered(None, result_of(_text(output.get("text"))))
     if "failureTrace" in trace:
-        yield Stopped(trace["failureTrace"].get("failureReason", "the agent failed"))
+        yield Stopped(_text(trace["failureTrace"].get("failureReason")) or "the agent failed")
 
 
 def trace_usage(trace: dict[str, Any]) -> list[TokenUsage]:
@@ -398,4 +604,4 @@ def trace_usage(trace: dict[str, Any]) -> list[TokenUsage]:
 def _action_arguments(call: dict[str, Any]) -> dict[str, Any]:
     """An action group call's parameters and request body properties as one object, as a tool call has them."""
     body = [item for items in call.get("requestBody", {}).get("content", {}).values() for item in items]
-    return {item["name"]: item.get("value") for item in [*call.get("parameters", []), *body]}
+    return {_text(item.get("name")): item.get("value") for item in [*call.get("parameters", []), *body]}

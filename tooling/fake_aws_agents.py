@@ -5,7 +5,8 @@ Each question gets the script's next `Turn`: its tool calls, run when the stream
   client context, into lambda_handler; the stream carries the call and the tool result as InvokeHarness blocks.
 - The classic agent calls it through its action group: the real event an agent sends (tooling/doors.py); the trace
   carries the invocation input (apiPath, verb, parameters, request body) and the observation (the body's text).
-- A `StreamedCall` is streamed as written, none of our functions run: whatever a tool we do not serve could send.
+- A `StreamedCall` is streamed as written, none of our functions run: whatever a tool could send, or a call never
+  answered; `WireMessages` are put on the wire as they are: a garbled or unexpected stream.
 - Each model call reports its tokens: the harness in metadata events, the classic agent in its trace's model output.
 """
 
@@ -40,12 +41,27 @@ class ToolStep:
 @dataclass(frozen=True)
 class StreamedCall:
     """A call the stream carries as written here, its result too, with none of our functions run: what any tool the
-    agent may be given (another Gateway target, another action group) could send back, hostile text included."""
+    agent may be given (another Gateway target, another action group) could send back, hostile text included.
+
+    `name` is the harness's tool name, or the classic trace's `<action group> <VERB> <apiPath>` (a name without spaces
+    is an action group's, POST /); `arguments` as text are the harness's input as it is (the classic trace's one
+    parameter `input`); a `result` of None is never sent."""
 
     name: str
-    arguments: dict[str, Any]
-    result: str
+    arguments: dict[str, Any] | str
+    result: str | None
     failed: bool = False
+
+
+@dataclass(frozen=True)
+class WireMessages:
+    """Event-stream messages put on the wire as they are, where the stream reaches them: a corrupted frame, a payload
+    that is not UTF-8, an event missing a member, whatever a service or anything between could send."""
+
+    messages: tuple[bytes, ...]
+
+
+ScriptStep = ToolStep | StreamedCall | WireMessages
 
 
 # What one model call reports, unless a turn says otherwise.
@@ -60,7 +76,7 @@ class Turn:
     stream after the tool calls with `fault_message`; `stop` is the harness's reason for ending its last message;
     `usage` is what each model call reports: the harness's metadata events, the classic trace's model outputs."""
 
-    steps: tuple[ToolStep | StreamedCall, ...] = ()
+    steps: tuple[ScriptStep, ...] = ()
     answer: str = ""
     fault: str | None = None
     fault_message: str = "the scripted model failed"
@@ -76,7 +92,10 @@ class ScriptedModel:
     def harness_stream(self) -> Iterator[bytes]:
         turn = self.turns.pop(0)
         for number, step in enumerate(turn.steps):
-            yield from self._harness_tool_call(f"tooluse_{number}", step)
+            if isinstance(step, WireMessages):
+                yield from step.messages
+            else:
+                yield from self._harness_tool_call(f"tooluse_{number}", step)
         if turn.fault is not None:
             yield exception_message(turn.fault, turn.fault_message)
             return
@@ -86,12 +105,16 @@ class ScriptedModel:
 
     def _harness_tool_call(self, tool_use_id: str, step: ToolStep | StreamedCall) -> Iterator[bytes]:
         """The call's message, then, once the function answered, the result's message."""
-        arguments = json.dumps(step.arguments, ensure_ascii=False)
+        arguments = step.arguments
+        if not isinstance(arguments, str):
+            arguments = json.dumps(arguments, ensure_ascii=False)
         start = {"toolUse": {"toolUseId": tool_use_id, "name": _gateway_name(step), "type": "tool_use"}}
         yield from _harness_message(
             "assistant", [{"toolUse": {"input": piece}} for piece in _halves(arguments)], "tool_use", start
         )
         failed, text = (step.failed, step.result) if isinstance(step, StreamedCall) else self._through_gateway(step)
+        if text is None:
+            return
         delta = {"toolResult": [{"text": piece} for piece in _halves(text)]}
         status = "error" if failed else "success"
         yield from _harness_message(
@@ -111,6 +134,9 @@ class ScriptedModel:
         trace = _tracer(ids, traced)
         usages = iter(turn.usage)
         for step in turn.steps:
+            if isinstance(step, WireMessages):
+                yield from step.messages
+                continue
             yield from _model_call(trace, next(usages, None))
             yield from self._classic_tool_call(step, trace)
         if turn.fault is not None:
@@ -132,6 +158,8 @@ class ScriptedModel:
             yield from trace(_invocation(_action_input(event)))
             response = self.functions[step.group].lambda_handler(event, LambdaContext())
             text = response["response"]["responseBody"]["application/json"]["body"]
+        if text is None:
+            return
         yield from trace({"observation": {"type": "ACTION_GROUP", "actionGroupInvocationOutput": {"text": text}}})
 
 
@@ -178,9 +206,12 @@ def _invocation(call: dict[str, Any]) -> dict[str, Any]:
 
 
 def _streamed_input(call: StreamedCall) -> dict[str, Any]:
-    """The trace's account of a streamed call: its name as the action group's, its arguments as parameters."""
-    parameters = [_as_text({"name": name, "type": "string", "value": value}) for name, value in call.arguments.items()]
-    return {"actionGroupName": call.name, "apiPath": "/", "verb": "post", "parameters": parameters}
+    """The trace's account of a streamed call: its name as the action group, verb and path, its arguments as
+    parameters."""
+    group, verb, path = call.name.split(" ", 2) if call.name.count(" ") >= 2 else (call.name, "POST", "/")
+    arguments = {"input": call.arguments} if isinstance(call.arguments, str) else call.arguments
+    parameters = [_as_text({"name": name, "type": "string", "value": value}) for name, value in arguments.items()]
+    return {"actionGroupName": group, "apiPath": path, "verb": verb.lower(), "parameters": parameters}
 
 
 def _as_text(item: dict[str, Any]) -> dict[str, str]:

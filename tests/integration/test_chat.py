@@ -17,9 +17,9 @@ import pytest
 from botocore.eventstream import ChecksumMismatch, EventStreamBuffer
 from cfnlint.decode import decode_str
 from tooling.chat import main
-from tooling.eventstream import event_message, exception_message
+from tooling.eventstream import event_message, exception_message, message
 from tooling.fake_aws import FakeAws
-from tooling.fake_aws_agents import ScriptedModel, StreamedCall, ToolStep, Turn
+from tooling.fake_aws_agents import ScriptedModel, StreamedCall, ToolStep, Turn, WireMessages
 from tooling.local import ROOT
 
 from search_core.catalogue import ACTION_GROUPS
@@ -41,6 +41,10 @@ OUTPUTS = {
 PLATFORMS = ("harness", "classic")
 # How each platform names the tool it called: the Gateway's <target>___<tool>, the action group and its operation.
 SEARCH_EVENTS = {"harness": "events___searchEvents", "classic": "search_events POST /events/search"}
+READ_CASE_TEXT = {"harness": "cases___readCaseText", "classic": "search_cases GET /cases/text"}
+# A tool the stack does not have, as each platform would name it.
+NOT_OURS = {"harness": "other___anything", "classic": "other_group POST /anything"}
+ROWS_BODY = json.dumps({"results": [{"n": 1}], "count": 1, "truncated": False})
 
 FIRST_EVENTS = "SELECT event_name, date_time FROM events ORDER BY start_date LIMIT 3"
 ANSWER = "9月に始まるイベントは 防災フェア などです。"
@@ -336,7 +340,8 @@ def test_values_from_the_stream_are_printed_escaped(
         {"doc_id": "\u202eR5-1\x1b[2J"},
         json.dumps({"hits": 2, "doc_id": "\u202eR5-1\x1b[2J"}),
     )
-    spoofed = StreamedCall("cases___readCaseText", {}, json.dumps({"error": "\r\x1b[2K    ✓ 3 rows\x08\x9b"}), True)
+    error = json.dumps({"error": "\r\x1b[2K    ✓ 3 rows\x08\x9b"})
+    spoofed = StreamedCall(READ_CASE_TEXT[platform], {}, error, True)
     serve(platform, Turn((found, spoofed), "判決は\n\x1b[2J2 件です\u202e"))
 
     status = ask("判決の場所は？")
@@ -348,15 +353,15 @@ def test_values_from_the_stream_are_printed_escaped(
     assert "cases___findInCase\\x1b]0;retitled\\x07" in output
     assert "doc_id: \\u202eR5-1\\x1b[2J" in output
     assert "✓ 2 places in \\u202eR5-1\\x1b[2J" in output
-    assert failed == ["    ✗ \\r\\x1b[2K    ✓ 3 rows\\x08\\x9b"]
-    assert "判決は\n\\x1b[2J2 件です\\u202e" in output
+    assert failed == ["    ✗ not one of the stack's tools", "    ✗ \\r\\x1b[2K    ✓ 3 rows\\x08\\x9b"]
+    assert "│ 判決は\n│ \\x1b[2J2 件です\\u202e" in output
 
 
 @pytest.mark.parametrize("platform", PLATFORMS)
 def test_long_values_from_the_stream_are_cut_with_their_length(
     serve: Serve, platform: str, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    call = StreamedCall("events___searchEvents", {"sql_query": "S" * 5_000}, json.dumps({"error": "E" * 20_000}), True)
+    call = StreamedCall(SEARCH_EVENTS[platform], {"sql_query": "S" * 5_000}, json.dumps({"error": "E" * 20_000}), True)
     serve(platform, Turn((call,), "A" * 12_345))
 
     ask("9月に始まるイベントは？")
@@ -366,6 +371,228 @@ def test_long_values_from_the_stream_are_cut_with_their_length(
     assert "E… (20,000 characters in all)" in output
     assert "A… (12,345 characters in all)" in output
     assert len(output) < 10_000
+
+
+@pytest.mark.parametrize("platform", PLATFORMS)
+def test_a_call_that_gets_no_result_makes_the_question_exit_non_zero(
+    serve: Serve, platform: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    unanswered = StreamedCall(SEARCH_EVENTS[platform], {"sql_query": FIRST_EVENTS}, None)
+    serve(platform, Turn((unanswered, search_events(FIRST_EVENTS)), ANSWER))
+
+    status = ask("9月に始まるイベントは？")
+
+    output = capsys.readouterr().out
+    assert status == 1
+    assert "✓ 3 rows" in output
+    assert f"  ✗ no result for {SEARCH_EVENTS[platform]}\n" in output
+
+
+@pytest.mark.parametrize("platform", PLATFORMS)
+@pytest.mark.parametrize(
+    ("text", "why"),
+    [
+        ("Lambda function timed out after 30s", "(not JSON): Lambda function timed out after 30s"),
+        ('{"error": "boom", "n": ' + "9" * 5_000 + "}", "(Exceeds the limit (4300 digits) for integer string"),
+        ("[" * 100_000, "(nested too deep to read): [[["),
+        ('["ok"]', '(not a JSON object): ["ok"]'),
+    ],
+    ids=["not JSON", "an integer Python will not read", "nested too deep", "not an object"],
+)
+def test_a_result_that_is_not_one_of_our_json_bodies_makes_the_question_exit_non_zero(
+    serve: Serve, platform: str, text: str, why: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    serve(platform, Turn((StreamedCall(SEARCH_EVENTS[platform], {"sql_query": FIRST_EVENTS}, text),), ANSWER))
+
+    status = ask("9月に始まるイベントは？")
+
+    output = capsys.readouterr().out
+    assert status == 1
+    assert f"    ✗ not a JSON body of ours {why}" in output
+    assert output.endswith("session: 1 question, tokens 1 in, 1 out, 2 total\n")
+
+
+@pytest.mark.parametrize(
+    ("result", "status", "shown"),
+    [
+        ({"content": [{"type": "text", "text": json.dumps({"error": "boom"})}], "isError": True}, 1, "    ✗ boom\n"),
+        ({"content": [{"type": "text", "text": "{}"}], "isError": True}, 1, "    ✗ ok\n"),
+        ({"content": [{"type": "text", "text": ROWS_BODY}]}, 0, "    ✓ 1 rows\n"),
+    ],
+    ids=["its error", "its isError", "its body"],
+)
+def test_an_mcp_tool_result_is_read_for_its_text_and_is_error(
+    serve: Serve, result: dict[str, object], status: int, shown: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    call = StreamedCall(SEARCH_EVENTS["harness"], {"sql_query": FIRST_EVENTS}, json.dumps(result))
+    serve("harness", Turn((call,), ANSWER))
+
+    assert ask("9月に始まるイベントは？") == status
+    assert shown in capsys.readouterr().out
+
+
+@pytest.mark.parametrize("platform", PLATFORMS)
+@pytest.mark.parametrize("name", ["{not ours}", "{ours}\u3164"], ids=["another tool", "ours and a blank letter"])
+def test_a_call_of_a_tool_not_the_stacks_is_shown_and_makes_the_question_exit_non_zero(
+    serve: Serve, platform: str, name: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    tool = name.format(ours=SEARCH_EVENTS[platform], **{"not ours": NOT_OURS[platform]})
+    serve(platform, Turn((StreamedCall(tool, {"sql_query": FIRST_EVENTS}, ROWS_BODY),), ANSWER))
+
+    status = ask("9月に始まるイベントは？")
+
+    output = capsys.readouterr().out
+    assert status == 1
+    shown_name = tool.replace("\u3164", "\\u3164")
+    assert f"  → {shown_name}\n      sql_query: {FIRST_EVENTS}\n    ✗ not one of the stack's tools\n" in output
+
+
+def test_a_tool_input_nested_too_deep_is_shown_as_its_text(serve: Serve, capsys: pytest.CaptureFixture[str]) -> None:
+    serve("harness", Turn((StreamedCall(SEARCH_EVENTS["harness"], "[" * 100_000, ROWS_BODY),), ANSWER))
+
+    ask("9月に始まるイベントは？")
+
+    output = capsys.readouterr().out
+    assert "      input: [[[" in output and "… (100,000 characters in all)" in output
+    assert f"│ {ANSWER}\n  tokens: 1 in, 1 out, 2 total\n" in output
+
+
+def test_a_harness_event_without_its_members_is_read_without_them(
+    serve: Serve, capsys: pytest.CaptureFixture[str]
+) -> None:
+    unfinished = WireMessages(
+        (
+            event_message("messageStart", {}),
+            event_message("contentBlockStart", {"start": {"toolUse": {}}}),
+            event_message("contentBlockStop", {}),
+            event_message("messageStop", {}),
+        )
+    )
+    serve("harness", Turn((search_events(FIRST_EVENTS), unfinished), ANSWER))
+
+    status = ask("9月に始まるイベントは？")
+
+    output = capsys.readouterr().out
+    assert status == 1
+    assert "  → \n    ✗ not one of the stack's tools\n" in output
+    assert f"│ {ANSWER}\n  ✗ no result for \n  tokens: 1 in, 1 out, 2 total\n" in output
+
+
+def test_a_classic_parameter_without_a_name_is_shown_without_one(
+    serve: Serve, capsys: pytest.CaptureFixture[str]
+) -> None:
+    invocation = {
+        "actionGroupName": "search_events",
+        "apiPath": "/events/search",
+        "verb": "post",
+        "parameters": [{"type": "string", "value": FIRST_EVENTS}],
+    }
+    trace = [
+        {"invocationInput": {"invocationType": "ACTION_GROUP", "actionGroupInvocationInput": invocation}},
+        {"observation": {"type": "ACTION_GROUP", "actionGroupInvocationOutput": {"text": ROWS_BODY}}},
+    ]
+    call = WireMessages(tuple(event_message("trace", {"trace": {"orchestrationTrace": part}}) for part in trace))
+    serve("classic", Turn((call,), ANSWER))
+
+    status = ask("9月に始まるイベントは？")
+
+    assert status == 0
+    assert f"  → {SEARCH_EVENTS['classic']}\n      : {FIRST_EVENTS}\n    ✓ 1 rows\n" in capsys.readouterr().out
+
+
+def corrupted(frame: bytes) -> bytes:
+    """`frame` with one bit of its payload flipped: its message checksum no longer matches."""
+    return frame[:-6] + bytes([frame[-6] ^ 1]) + frame[-5:]
+
+
+def event_of_payload(event_type: str, payload: bytes) -> bytes:
+    return message({":event-type": event_type, ":message-type": "event", ":content-type": "application/json"}, payload)
+
+
+# An event each platform's stream holds, whose payload botocore reads.
+EVENT_TYPE = {"harness": "messageStart", "classic": "chunk"}
+GARBLED = {
+    "a bad checksum": (lambda kind: corrupted(event_message(kind, {})), "ChecksumMismatch"),
+    "a payload not in UTF-8": (lambda kind: event_of_payload(kind, b'{"role": "\xff"}'), "UnicodeDecodeError"),
+    "a payload nested too deep": (lambda kind: event_of_payload(kind, b"[" * 100_000), "RecursionError"),
+    "a payload not an object": (lambda kind: event_of_payload(kind, b"[1]"), "AttributeError"),
+}
+
+
+@pytest.mark.parametrize("platform", PLATFORMS)
+@pytest.mark.parametrize("garbled", GARBLED)
+def test_a_stream_botocore_cannot_read_makes_the_question_exit_non_zero_keeping_what_came(
+    serve: Serve, platform: str, garbled: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    frame, error = GARBLED[garbled]
+    serve(platform, Turn((search_events(FIRST_EVENTS), WireMessages((frame(EVENT_TYPE[platform]),))), ANSWER))
+
+    status = ask("9月に始まるイベントは？")
+
+    output = capsys.readouterr().out
+    assert status == 1
+    assert output.index("✓ 3 rows") < output.index(f"  ✗ {error} reading the stream: ") < output.index("  tokens: ")
+    assert output.endswith("\n") and output.splitlines()[-1].startswith("session: 1 question, tokens ")
+
+
+@pytest.mark.parametrize("platform", PLATFORMS)
+def test_an_exception_event_the_model_does_not_list_is_named_from_the_event(
+    serve: Serve, platform: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    fault = "unlistedException\x1b[2J"
+    serve(platform, Turn((search_events(FIRST_EVENTS),), fault=fault, fault_message="slow down\x07"))
+
+    status = ask("9月に始まるイベントは？")
+
+    assert status == 1
+    assert "  ✗ unlistedException\\x1b[2J event in the stream: slow down\\x07\n" in capsys.readouterr().out
+
+
+def test_no_line_of_the_answer_passes_for_a_call_a_result_or_the_tokens(
+    serve: Serve, capsys: pytest.CaptureFixture[str]
+) -> None:
+    forged = "見つかりました\n  → events___searchEvents\n    ✓ 12 rows\n  tokens: 1 in, 1 out, 2 total\nsession: 1"
+    serve("harness", Turn((search_events("SELECT venue FROM events"),), forged))
+
+    status = ask("9月に始まるイベントは？")
+
+    lines = capsys.readouterr().out.splitlines()
+    assert status == 1
+    assert [line for line in lines if line.startswith(("  → ", "    ✓", "  tokens:", "session:"))] == [
+        "  → events___searchEvents",
+        "  tokens: 1 in, 1 out, 2 total",
+        "session: 1 question, tokens 1 in, 1 out, 2 total",
+    ]
+    assert "│   → events___searchEvents" in lines and "│     ✓ 12 rows" in lines
+
+
+@pytest.mark.parametrize("platform", PLATFORMS)
+def test_a_flood_of_lines_is_cut_in_each_value(serve: Serve, platform: str, capsys: pytest.CaptureFixture[str]) -> None:
+    arguments = {f"a{number}": "\n" * 1_999 + "x" for number in range(20)}
+    answer = "\n" * 3_990 + "  ✓ done"
+    serve(platform, Turn((StreamedCall(SEARCH_EVENTS[platform], arguments, ROWS_BODY),), answer))
+
+    ask("9月に始まるイベントは？")
+
+    output = capsys.readouterr().out
+    assert len(output.splitlines()) < 1_100
+    assert output.count("… (2,000 characters, 2,000 lines in all)") == 20
+    assert "… (3,998 characters, 3,991 lines in all)" in output
+    assert "✓ done" not in output
+
+
+@pytest.mark.parametrize("platform", PLATFORMS)
+def test_combining_marks_are_escaped_but_after_a_letter_of_prose(
+    serve: Serve, platform: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    call = StreamedCall(SEARCH_EVENTS[platform], {"sql_query": "SELECT 1\u0338\u2800"}, ROWS_BODY)
+    serve(platform, Turn((call,), "\u0301か\u3099 ok\u0338"))
+
+    ask("9月に始まるイベントは？")
+
+    output = capsys.readouterr().out
+    assert "sql_query: SELECT 1\\u0338\\u2800\n" in output
+    assert "│ \\u0301か\u3099 ok\\u0338\n" in output
 
 
 def test_a_harness_turn_that_stops_unfinished_makes_the_question_exit_non_zero(
