@@ -63,6 +63,7 @@ bench: setup
 	$(PY) scripts/bench_sql.py
 	$(PY) scripts/bench_layer.py
 	$(PY) scripts/bench_cases.py > build/bench/cases.md
+	$(PY) scripts/bench_hostile_cases.py > build/bench/hostile.md
 	$(PY) scripts/bench_doors.py > build/bench/doors.md
 	$(PY) scripts/bench_compare.py
 	$(PY) scripts/bench_report.py

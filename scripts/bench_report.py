@@ -1,4 +1,5 @@
-"""make bench, last step: turn build/bench/{sql.json,layer.json,cases.md,doors.md} into BENCHMARKS.md and its chart.
+"""make bench, last step: turn build/bench/{sql.json,layer.json,cases.md,hostile.md,doors.md} into BENCHMARKS.md and
+its chart.
 
     .venv/bin/python scripts/bench_report.py
 
@@ -363,6 +364,7 @@ def report(
     cases: str | None,
     compared: dict[str, Any] | None = None,
     doors: str | None = None,
+    hostile: str | None = None,
 ) -> str:
     runs, machine = sql["runs"], sql["machine"]
     datasets = sorted({run["dataset"] for run in runs})
@@ -468,6 +470,8 @@ def report(
     ]
     if cases:
         lines += ["", "## Case-law search", "", "`scripts/bench_cases.py`: " + cases.strip().removeprefix("# ")]
+    if hostile:
+        lines += ["", "### Case law on hostile data", "", "`scripts/bench_hostile_cases.py`: " + hostile.strip()]
     if doors:
         lines += ["", "## " + doors.strip().removeprefix("# ")]
     return "\n".join(lines) + "\n"
@@ -488,7 +492,8 @@ def main() -> None:
     cases, doors = read_text(BUILD / "cases.md"), read_text(BUILD / "doors.md")
     chart(sql["runs"], CHART)
     compared = read_json(BUILD / "compare.json")
-    REPORT.write_text(report(sql, read_json(BUILD / "layer.json"), cases, compared, doors), encoding="utf-8")
+    hostile = read_text(BUILD / "hostile.md")
+    REPORT.write_text(report(sql, read_json(BUILD / "layer.json"), cases, compared, doors, hostile), encoding="utf-8")
     print(f"wrote {REPORT.relative_to(ROOT)} and {CHART.relative_to(ROOT)}")
 
 

@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
+import time
 from datetime import date
 from typing import Any
 
 import pytest
 
 from search_core.engine.budget import embedded_bytes
-from search_core.kinds.case_law.answers import fit_hits, hit, search_body
+from search_core.kinds.case_law.answers import fit_hits, hit, late_snippets_note, search_body
 from search_core.kinds.case_law.models import CaseMatches, CaseQuery, Decision
 from search_core.kinds.case_law.overview import overview
 from search_core.kinds.case_law.pages import page_end
@@ -53,7 +54,7 @@ def body(text: str, next_offset: int | None) -> dict[str, Any]:
 def test_snippet_finds_the_first_hit_wherever_it_lies_within_the_scan(before: int) -> None:
     """Read in growing prefixes: a hit at a prefix's cut (金三百万円 cut after 三百) is read whole, not missed."""
     text = "あ" * before + "金三百万円" + "い" * 1_000 + "300万円"
-    shown, at = snippet(text, parse("300万円").positive_terms)
+    shown, at, _ = snippet(text, parse("300万円").positive_terms)
     assert at == before and "金三百万円" in shown
 
 
@@ -62,14 +63,14 @@ def test_snippet_shows_its_term_when_numerals_before_it_shrink() -> None:
     when normalised put it in the 主文, in a passage without the term."""
     numerals = "".join(f"{i}　金一億二千三百四十五万六千七百八十九円\n" for i in range(200))
     text = numerals + "第2　当裁判所の判断\n監査役は" + "理由。" * 5_000
-    shown, at = snippet(text, parse("監査役").positive_terms)
+    shown, at, _ = snippet(text, parse("監査役").positive_terms)
     assert at == text.index("監査役") and "監査役" in shown
 
 
 def test_snippet_of_a_hit_beyond_the_scan_is_the_opening() -> None:
     """From the red team: a decision of 10 million characters was normalised whole for each hit's snippet (2 s)."""
     text = "冒頭" + "あ" * SCAN_CHARS + "損害"
-    assert snippet(text, parse("損害").positive_terms) == (snippet(text, ())[0], 0)
+    assert snippet(text, parse("損害").positive_terms)[:2] == (snippet(text, ())[0], 0)
 
 
 @pytest.mark.parametrize("unit", ["あ", "a", '"\\\n', "漢字とASCII mixed\n"])
@@ -95,14 +96,14 @@ def test_a_citation_keyword_is_shown_where_its_citation_is() -> None:
     from search_core.kinds.case_law.query import parse
 
     text = "主文　請求を棄却する。" + "。" * 600 + "被告は民法第七百十五条の使用者責任を負う。" + "。" * 600
-    cut, _ = snippet(text, parse("民法715条").positive_terms)
+    cut, _, _ = snippet(text, parse("民法715条").positive_terms)
     assert "民法第七百十五条" in cut and not cut.startswith("主文")
 
 
 @pytest.mark.parametrize("total", [0, 1])
 def test_an_answer_says_how_many_undated_decisions_its_date_filter_left_out(total: int) -> None:
     decision = Decision(0, "D1", "東京地裁", date(2024, 1, 1), "令和6年1月1日", None, "損害賠償請求事件", "主文", "")
-    rows = [hit(decision, (Phrase("損害"),)).model_dump()] * total
+    rows = [hit(decision, (Phrase("損害"),))[0].model_dump()] * total
     query = CaseQuery(parse("損害"), 5, date_from=date(2024, 1, 1))
     body = search_body(rows, CaseMatches([decision] * total, total, True, undated=3), None, query)
     assert "判決日のない判決 3 件" in str(body.message) and "date_from・date_to の対象外" in str(body.message)
@@ -115,7 +116,7 @@ def test_an_answer_says_how_many_undated_decisions_its_date_filter_left_out(tota
 def test_more_is_true_whenever_more_may_match(total: int, exact: bool, more: bool) -> None:
     # Given five decisions returned, and a total that is exact or only a lower bound (counting stopped at five)
     decision = Decision(0, "D1", "東京地裁", date(2024, 1, 1), "令和6年1月1日", None, "損害賠償請求事件", "主文", "")
-    rows = [hit(decision, (Phrase("損害"),)).model_dump()] * 5
+    rows = [hit(decision, (Phrase("損害"),))[0].model_dump()] * 5
     found = CaseMatches([decision] * 5, total, exact)
     # When the answer is built, Then `more` is false only when the count proves nothing else matches
     body = search_body(rows, found, None, CaseQuery(parse("損害"), 5))
@@ -126,7 +127,7 @@ def test_hits_beyond_the_budget_even_without_their_main_text_are_dropped_and_non
     # Given twenty hits with long 主文 and a budget too small for twenty hits even without them
     main_text = "被告は、原告に対し、金300万円を支払え。" * 50
     decision = Decision(0, "D1", "東京地裁", date(2024, 1, 1), "令和6年1月1日", None, "損害賠償請求事件", main_text, "")
-    rows = [hit(decision, (Phrase("損害"),)).model_dump()] * 20
+    rows = [hit(decision, (Phrase("損害"),))[0].model_dump()] * 20
     found = CaseMatches([decision] * 20, 20, True)
 
     def make_body(fitted: list[dict[str, Any]]) -> Any:
@@ -160,3 +161,19 @@ def test_an_overview_is_the_first_sentence_that_begins_honkenwa(facts: str, expe
     """From the red team: a 本件は in the middle of a sentence won, one near the end of the window read was cut
     short without …, a 。 inside 【】 ended it, and a stray 「 ran it past the next lines."""
     assert overview(facts) == expected
+
+
+def test_a_hit_whose_passage_was_not_reached_in_time_shows_the_opening_and_says_so() -> None:
+    decision = Decision(
+        0, "D1", "東京地裁", date(2024, 1, 1), "令和6年1月1日", None, "損害賠償請求事件", "主文", "理由"
+    )
+    shown, in_time = hit(decision, (Phrase("理由"),), deadline=time.monotonic() - 1)
+    assert not in_time and shown.snippet == snippet(decision.body, ())[0]
+    assert "1 件は時間内に語の箇所まで読めなかった" in str(late_snippets_note(1)) and late_snippets_note(0) is None
+
+
+def test_a_search_without_terms_reads_no_text_for_its_snippets() -> None:
+    text = "主文" + "あ" * 500_000
+    started = time.perf_counter()
+    assert snippet(text, ()) == (snippet(text[:1000], ())[0], 0, True)
+    assert time.perf_counter() - started < 5  # a sanity bound; aligning 300,000 characters is what it avoids

@@ -3,6 +3,7 @@ fitted to the response budget, the message when nothing matches, a passage, a pa
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable, Collection
 from typing import Any
 
@@ -26,7 +27,14 @@ from search_core.kinds.case_law.responses import (
 )
 from search_core.kinds.case_law.snippet import excerpt, snippet
 from search_core.kinds.case_law.terms import Term
-from search_core.kinds.case_law.wording import MAIN_TEXT_CUT, NAME_CHARS, NO_HITS, PASSAGE_BEFORE, READ_TEXT
+from search_core.kinds.case_law.wording import (
+    FIND_IN_CASE,
+    MAIN_TEXT_CUT,
+    NAME_CHARS,
+    NO_HITS,
+    PASSAGE_BEFORE,
+    READ_TEXT,
+)
 
 
 def excluded_names(expression: Expression) -> str:
@@ -51,12 +59,18 @@ def _name(value: str | None) -> str | None:
     return value if value is None or len(value) <= NAME_CHARS else value[:NAME_CHARS] + TRUNCATION_MARKER
 
 
-def hit(decision: Decision, keywords: tuple[Term, ...], places: tuple[list[Place], int] | None = None) -> CaseHit:
+def hit(
+    decision: Decision,
+    keywords: tuple[Term, ...],
+    places: tuple[list[Place], int] | None = None,
+    deadline: float = math.inf,
+) -> tuple[CaseHit, bool]:
     """The decision with its 主文 whole and a passage around its first hit of a positive term (the opening if
-    none); with `places` (outer_places), the passages of the places asked for and how many occurrences there are."""
+    none); with `places` (outer_places), the passages of the places asked for and how many occurrences there are.
+    Also whether the passage's term was looked for in time (else the passage is the opening)."""
     # A term confined to a part is left to that part: the 主文 comes whole in the hit.
-    shown, at = snippet(decision.body, tuple(term for term in keywords if term.field is None))
-    return CaseHit(
+    shown, at, in_time = snippet(decision.body, tuple(term for term in keywords if term.field is None), deadline)
+    found = CaseHit(
         passages=None if places is None else [passage(decision.full_text, place) for place in places[0]],
         passage_hits=None if places is None else places[1],
         **identity(decision),
@@ -67,6 +81,17 @@ def hit(decision: Decision, keywords: tuple[Term, ...], places: tuple[list[Place
         snippet=shown,
         headings=heading_path(decision.full_text, decision.full_offset(at)),
         total_chars=len(decision.full_text),
+    )
+    return found, in_time
+
+
+def late_snippets_note(late: int) -> str | None:
+    """What the agent reads when some hits' passages are their openings because the deadline came first."""
+    if not late:
+        return None
+    return (
+        f"{late} 件は時間内に語の箇所まで読めなかったため、snippet は判決の冒頭です（判決が非常に長いため）。"
+        f"語の箇所は doc_id を {FIND_IN_CASE} に渡して探せます。"
     )
 
 

@@ -18,6 +18,7 @@ from search_core.kinds.case_law.answers import (
     excluded_names,
     fit_hits,
     hit,
+    late_snippets_note,
     outside_the_text,
     page,
     passage,
@@ -86,8 +87,10 @@ class CaseSearch:
             found = index.search(query, deadline)
             places = self._places_of(found.decisions, shown, deadline)
         terms = query.expression.positive_terms
-        rows = [hit(decision, terms, at).model_dump() for decision, at in zip(found.decisions, places, strict=True)]
-        notes = _limit_note(limit)
+        hits = [hit(decision, terms, at, deadline) for decision, at in zip(found.decisions, places, strict=True)]
+        rows = [shown.model_dump() for shown, _ in hits]
+        late = late_snippets_note(sum(not in_time for _, in_time in hits))
+        notes = " ".join(note for note in (_limit_note(limit), late) if note) or None
         fitted = fit_hits(rows, lambda r: search_body(r, found, notes, query).model_dump(), budget)
         if rows and not fitted:
             raise QueryFailed("結果が大きすぎて返せません。limit を小さくしてください。")

@@ -6,6 +6,9 @@ as written (第七百九条 stays 第七百九条 even when the keyword was 第7
 
 from __future__ import annotations
 
+import math
+import time
+
 from search_core.kinds.case_law.passages import aligned
 from search_core.kinds.case_law.terms import Term
 
@@ -21,27 +24,38 @@ _FIRST_READ = 16_000
 _CUT_MARGIN = 64
 
 
-def snippet(text: str, terms: tuple[Term, ...]) -> tuple[str, int]:
+def snippet(text: str, terms: tuple[Term, ...], deadline: float = math.inf) -> tuple[str, int, bool]:
     """About BEFORE + AFTER characters around the earliest hit of any term, found as the search finds it (a
-    citation by its pattern), and where in `text` that hit begins; the opening (and 0) if none.
+    citation by its pattern), and where in `text` that hit begins; the opening (and 0) if none, or if `deadline`
+    (time.monotonic()) passed before it was found (then the third value is False). Without terms, nothing is read.
 
     >>> from search_core.kinds.case_law.query import parse
     >>> snippet("主文 被告は、民法第七百九条に基づき賠償せよ。", parse("民法709条").positive_terms)
-    ('主文 被告は、民法第七百九条に基づき賠償せよ。', 7)
+    ('主文 被告は、民法第七百九条に基づき賠償せよ。', 7, True)
+    >>> snippet("主文 棄却する。", parse("棄却").positive_terms, deadline=0.0)
+    ('主文 棄却する。', 0, False)
     """
-    found = _first_hit(text, terms)
+    if not terms:
+        return excerpt(text, 0, 0), 0, True
+    try:
+        found = _first_hit(text, terms, deadline)
+    except TimeoutError:
+        return excerpt(text, 0, 0), 0, False
     if found is None:
-        return excerpt(text, 0, 0), 0
+        return excerpt(text, 0, 0), 0, True
     start, end = found
-    return excerpt(text, start, end), start
+    return excerpt(text, start, end), start, True
 
 
-def _first_hit(text: str, terms: tuple[Term, ...]) -> tuple[int, int] | None:
+def _first_hit(text: str, terms: tuple[Term, ...], deadline: float) -> tuple[int, int] | None:
     """Where in `text` the earliest hit of any term in its first SCAN_CHARS begins and ends, read in growing
     prefixes, each aligned with its normal form (red team: a position estimated from the lengths fell in the 主文
-    when numerals before the hit shrank, and showed a passage without the term); None if no term occurs there."""
+    when numerals before the hit shrank, and showed a passage without the term); None if no term occurs there.
+    Raises TimeoutError once `deadline` has passed before a prefix is read."""
     length = _FIRST_READ
     while True:
+        if time.monotonic() > deadline:
+            raise TimeoutError("the snippet's reading ran past the deadline")
         prefix = text[:length]
         plain, starts = aligned(prefix)
         whole = len(prefix) == len(text) or length >= SCAN_CHARS

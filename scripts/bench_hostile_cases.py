@@ -1,0 +1,119 @@
+"""Case law on hostile data: every request kind against decisions far longer than any real one, under the deadline.
+
+    .venv/bin/python scripts/bench_hostile_cases.py [--repeat 3]
+
+Twenty decisions of ~310,000 characters dense with sums, dates and citations, and one whose 主文 holds 10 million
+characters, are prepared once (under build/bench/hostile/). Each request is then made as the function makes it
+(kinds.case_law.search.CaseSearch with the default 5 s QUERY_TIMEOUT_SECONDS and a 3,008 MB function's limits),
+`--repeat` times; the table gives the median, and whether it answered or stopped with the timeout's message, which
+is the only other outcome allowed: a request never runs past its deadline. Printed as Markdown (make bench keeps it
+in build/bench/hostile.md).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import random
+import statistics
+import sys
+import time
+from datetime import date
+from pathlib import Path
+from typing import Any
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from tooling.local import ROOT
+
+from search_core.errors import SearchError
+from search_core.kinds.case_law.search import CaseSearch
+from search_core.settings import Settings
+
+BUILD = ROOT / "build" / "bench" / "hostile"
+TIMEOUT_SECONDS = 5.0
+_WORDS = (
+    "原告は、", "被告に対し、", "金", "1,000万円", "及びこれに対する", "令和5年4月1日から",
+    "支払済みまで年3分の割合による金員を支払え。", "民法709条", "損害賠償", "第2の1(2)ア", "\n", "本件において、",
+    "証拠によれば", "認められる。",
+)  # fmt: skip
+REQUESTS: dict[str, dict[str, Any]] = {
+    "court only (20 long decisions)": {"keywords": None, "court": "東京地裁", "limit": 20},
+    "a word in every decision": {"keywords": "損害賠償", "limit": 20},
+    "主文: on a 10-million-character 主文": {"keywords": "主文:1円", "limit": 5},
+    "relevance over sums": {"keywords": "1000万円", "limit": 20, "sort": "relevance"},
+    "passages everywhere": {"keywords": "損害賠償", "limit": 20, "passages": "証拠"},
+    "a date filter (undated counted)": {"keywords": "損害賠償", "limit": 20, "date_from": date(2024, 1, 1)},
+}
+
+
+def corpus() -> Path:
+    """The hostile decisions as a JSONL export (written once)."""
+    path = BUILD / "cases.jsonl"
+    if path.exists():
+        return path
+    BUILD.mkdir(parents=True, exist_ok=True)
+    chooser = random.Random(7)
+    rows = []
+    for number in range(20):
+        parts: list[str] = []
+        while sum(map(len, parts)) < 310_000:
+            parts.append(chooser.choice(_WORDS))
+        rows.append(
+            _decision(
+                f"LONG-{number:02}",
+                "東京地方裁判所",
+                f"2024-05-{number + 1:02}",
+                "被告は、原告に対し、金100万円を支払え。",
+                "".join(parts),
+            )
+        )
+    main = "被告は、原告に対し、金1円を支払え。" * 500_000
+    rows.append(_decision("HUGE-MAIN", "大阪地方裁判所", "2024-06-01", main, "本件は、損害賠償請求事件である。"))
+    path.write_text("".join(json.dumps(row, ensure_ascii=False) + "\n" for row in rows), encoding="utf-8")
+    return path
+
+
+def _decision(doc_id: str, court: str, day: str, main: str, reasons: str) -> dict[str, str]:
+    return {"doc_id": doc_id, "court": court, "date": day, "case_name": "損害賠償請求事件", "main_text": main,
+            "facts_and_reasons": reasons}  # fmt: skip
+
+
+def timed(search: CaseSearch, request: dict[str, Any]) -> tuple[float, str]:
+    arguments = dict(request)
+    keywords = arguments.pop("keywords")
+    started = time.perf_counter()
+    try:
+        answer = search.search(keywords, 25_000, **arguments)
+        outcome = f"{answer.count} hits"
+    except SearchError as error:
+        outcome = "stopped: " + error.message[:40] + "…"
+    return time.perf_counter() - started, outcome
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--repeat", type=int, default=3)
+    args = parser.parse_args()
+    settings = Settings(
+        dataset_uris={"cases": str(corpus())},
+        cache_dir=BUILD / "cache",
+        query_timeout_seconds=TIMEOUT_SECONDS,
+        memory_mb=3008,
+    )
+    search = CaseSearch(settings)
+    started = time.perf_counter()
+    search.search("損害賠償", 25_000, limit=1)
+    print(f"Prepared and opened in {time.perf_counter() - started:.1f} s (cached after the first run).\n")
+    print(f"| request | median s ({args.repeat} runs) | outcome | within {TIMEOUT_SECONDS:g} s |")
+    print("|---|---:|---|---|")
+    for name, request in REQUESTS.items():
+        runs = [timed(search, request) for _ in range(args.repeat)]
+        seconds = statistics.median(s for s, _ in runs)
+        within = "yes" if max(s for s, _ in runs) <= TIMEOUT_SECONDS else "NO"
+        print(f"| {name} | {seconds:.2f} | {runs[-1][1]} | {within} |")
+    search.close()
+
+
+if __name__ == "__main__":
+    main()
