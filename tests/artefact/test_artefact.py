@@ -4,6 +4,8 @@ as the in-process handler does, within the response budget, and picks up a new v
 from __future__ import annotations
 
 import json
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -90,44 +92,52 @@ def test_the_built_function_answers_each_tool_call_of_a_gateway_as_the_code_does
             assert isinstance(json.loads(result["content"][0]["text"]), dict)
 
 
+def count_event() -> dict[str, Any]:
+    """An agent's event asking for the number of events."""
+    event = json.loads((EVENTS_DIR / "search_events" / "free_events.json").read_text(encoding="utf-8"))
+    event["requestBody"]["content"]["application/json"]["properties"][0]["value"] = "SELECT count(*) AS n FROM events"
+    return dict(event)
+
+
+def counted(api: Any) -> Any:
+    """The events the running function counts."""
+    return json.loads(api.invoke(count_event()).json()["response"]["responseBody"]["application/json"]["body"])[
+        "results"
+    ]
+
+
+@contextmanager
+def events_replaced_by_five(spec: Any, s3_data: dict[str, str]) -> Iterator[None]:
+    """The events object holds five rows for the block, the sample again after it."""
+    key = spec.environment["EVENTS_URI"].removeprefix(f"s3://{BUCKET}/")
+    s3 = boto3.client("s3", endpoint_url=s3_data["AWS_ENDPOINT_URL_S3"], region_name="ap-northeast-1")
+    s3.put_object(Bucket=BUCKET, Key=key, Body=first_rows_of_sample_events(5))
+    try:
+        yield
+    finally:
+        s3.put_object(Bucket=BUCKET, Key=key, Body=(DATA_DIR / "events.csv").read_bytes())
+
+
 def test_a_new_version_of_the_data_is_served_without_a_restart(
-    template: Any, built_layer: Path, runtime_client: Path, s3_data: dict[str, str], tmp_path: Path
+    template: Any, built_layer: Path, runtime_client: Path, s3_data: dict[str, str]
 ) -> None:
     spec = function_specs(template)["search_events"]
-    key = spec.environment["EVENTS_URI"].removeprefix(f"s3://{BUCKET}/")
-    count = json.loads((EVENTS_DIR / "search_events" / "free_events.json").read_text(encoding="utf-8"))
-    count["requestBody"]["content"]["application/json"]["properties"][0]["value"] = "SELECT count(*) AS n FROM events"
-    s3 = boto3.client("s3", endpoint_url=s3_data["AWS_ENDPOINT_URL_S3"], region_name="ap-northeast-1")
     with running_function(spec, built_layer, runtime_client, s3_data, DATA_REFRESH_SECONDS="0") as api:
-        assert json.loads(api.invoke(count).json()["response"]["responseBody"]["application/json"]["body"])[
-            "results"
-        ] == [{"n": 32}]
-        s3.put_object(Bucket=BUCKET, Key=key, Body=first_rows_of_sample_events(5))
-        try:
-            answered = api.invoke(count).json()["response"]["responseBody"]["application/json"]["body"]
-            assert json.loads(answered)["results"] == [{"n": 5}]
-        finally:
-            s3.put_object(Bucket=BUCKET, Key=key, Body=(DATA_DIR / "events.csv").read_bytes())
+        assert counted(api) == [{"n": 32}]
+        with events_replaced_by_five(spec, s3_data):
+            assert counted(api) == [{"n": 5}]
 
 
 def test_a_function_restored_from_a_snapstart_snapshot_serves_the_data_of_now(
     template: Any, built_layer: Path, runtime_client: Path, s3_data: dict[str, str]
 ) -> None:
     spec = function_specs(template)["search_events"]
-    key = spec.environment["EVENTS_URI"].removeprefix(f"s3://{BUCKET}/")
-    count = json.loads((EVENTS_DIR / "search_events" / "free_events.json").read_text(encoding="utf-8"))
-    count["requestBody"]["content"]["application/json"]["properties"][0]["value"] = "SELECT count(*) AS n FROM events"
-    s3 = boto3.client("s3", endpoint_url=s3_data["AWS_ENDPOINT_URL_S3"], region_name="ap-northeast-1")
     snap_start = {"AWS_LAMBDA_INITIALIZATION_TYPE": "snap-start", "DATA_REFRESH_SECONDS": "3600"}
     with running_function(spec, built_layer, runtime_client, s3_data, **snap_start) as api:
         assert api.snapshot_taken.wait(timeout=60)  # the before-snapshot hook has run its query
-        s3.put_object(Bucket=BUCKET, Key=key, Body=first_rows_of_sample_events(5))
-        try:
+        with events_replaced_by_five(spec, s3_data):
             api.restore()
-            answered = api.invoke(count).json()["response"]["responseBody"]["application/json"]["body"]
-            assert json.loads(answered)["results"] == [{"n": 5}]
+            assert counted(api) == [{"n": 5}]
             assert api.init_error is None
-        finally:
-            s3.put_object(Bucket=BUCKET, Key=key, Body=(DATA_DIR / "events.csv").read_bytes())
         log = api.log.read_text(errors="replace") if api.log else ""
         assert "warmed for the snapshot" in log and "restored from the snapshot" in log

@@ -61,8 +61,8 @@ class ActionGroupFunction:
         register_hooks(self, Settings.from_env())
 
     def warm(self) -> None:
-        """Before a SnapStart snapshot: the tools as a Gateway reads them, and one call of the service."""
-        assert self.tools
+        """Before a SnapStart snapshot: the tools as a Gateway reads them (~40 ms), and one call of the service."""
+        logger.debug("tools read for the snapshot", tools=len(self.tools))
         self.service.warm()
 
     def restored(self) -> None:
