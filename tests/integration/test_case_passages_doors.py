@@ -97,6 +97,21 @@ def test_a_court_written_as_a_keyword_is_said_to_belong_in_court(door: Door) -> 
     assert "裁判所の名前" not in str(plain.get("message"))
 
 
+def test_filters_that_leave_nothing_blame_no_term_and_say_what_the_court_holds(door: Door) -> None:
+    arguments = {"keywords": "損害賠償", "court": "東京地裁", "date_from": "2020-01-01", "date_to": "2020-12-31"}
+    body = reply_of(door.call("search_cases", SEARCH, arguments)).body
+    assert "term_counts" not in body and "次の語を含む判決はありません" not in str(body["message"])
+    court = reply_of(door.call("search_cases", SEARCH, {"court": "東京地裁", "limit": 20})).body
+    dates = sorted(hit["date"] for hit in court["results"])
+    said = f"日付を問わなければ {court['total']} 件あります（判決日 {dates[0]}〜{dates[-1]}）"
+    assert said in str(body["message"])
+
+
+def test_an_article_no_decision_cites_is_not_blamed_on_its_wording(door: Door) -> None:
+    body = reply_of(door.call("search_cases", SEARCH, {"keywords": "第9999条"})).body
+    assert "表記を変えても見つかりません" in str(body["message"]) and "表記を変えるか" not in str(body["message"])
+
+
 def test_a_term_confined_to_the_case_name_is_said_to_be_outside_what_find_in_case_reads(door: Door) -> None:
     name = SAMPLE[LONG]["case_name"]
     word = name[:2]

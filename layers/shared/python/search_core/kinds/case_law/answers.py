@@ -9,6 +9,7 @@ from typing import Any
 
 from search_core.engine.budget import embedded_bytes, fit_rows
 from search_core.engine.limits import TRUNCATION_MARKER
+from search_core.kinds.case_law.citations import Citation
 from search_core.kinds.case_law.courts import names_a_court
 from search_core.kinds.case_law.headings import heading_path
 from search_core.kinds.case_law.index import MAX_COUNTED_TERMS
@@ -183,8 +184,20 @@ def _main_texts_cut_note(hits: list[CaseHit]) -> str | None:
 
 
 def _no_hits(found: CaseMatches, query: CaseQuery) -> str:
-    """Why nothing matched: the terms no decision holds, or the filters that leave nothing."""
-    parts = [NO_HITS]
+    """Why nothing matched: the filters that leave nothing (then nothing else is said: no wording of the terms
+    could help), or the terms no decision holds."""
+    if found.filtered_total == 0:
+        return NO_HITS + "court・日付の条件だけで 0 件です（語によらず該当はありません）。" + _court_span(found)
+    parts = [NO_HITS, *_terms_missing(found, query)]
+    if found.filtered_total is not None:
+        parts.append(f"court・日付の条件を満たす判決は {found.filtered_total} 件あります。")
+    return "".join(parts)
+
+
+def _terms_missing(found: CaseMatches, query: CaseQuery) -> list[str]:
+    """The terms no decision (within the filters) holds, those that do not explain the answer, and those not
+    counted; or that every term is held but not together; and what the exclusions took."""
+    parts = []
     counts, named = found.term_counts, query.expression.name
     # A term no decision holds is why nothing matched only when no other term of its OR is held (agent frame: a
     # missing 266条 was blamed beside 取締役 OR 理事, where the exclusions were the cause)
@@ -197,7 +210,7 @@ def _no_hits(found: CaseMatches, query: CaseQuery) -> str:
     every_clause_held = all(any(counts.get(t) for t in clause) for clause in query.expression.clauses)
     if blocking:
         names = "、".join(named(term)[:60] for term in blocking)
-        parts.append(f"{where}次の語を含む判決はありません: {names}。表記を変えるか語を外してください。")
+        parts.append(f"{where}次の語を含む判決はありません: {names}。{_rewording_advice(blocking)}")
     elif counts and every_term_counted and every_clause_held and not found.without_excluded:
         parts.append(
             "語（OR はどれか）はそれぞれ見つかりますが、すべてを満たす判決はありません（term_counts を参照）。"
@@ -217,11 +230,30 @@ def _no_hits(found: CaseMatches, query: CaseQuery) -> str:
             f"除外語（{excluded}）を外すと {found.without_excluded} 件あります（除外は語の一部にも一致します。"
             "たとえば -控訴 は 控訴人 を含む判決も除きます）。"
         )
-    if found.filtered_total == 0:
-        parts.append("court・日付の条件だけで 0 件です。裁判所名や期間を見直してください。")
-    elif found.filtered_total is not None:
-        parts.append(f"court・日付の条件を満たす判決は {found.filtered_total} 件あります。")
-    return "".join(parts)
+    return parts
+
+
+def _rewording_advice(missing: list[Term]) -> str:
+    """What to do about terms no decision holds: another wording, unless each is an article, whose every wording
+    (第415条, 415条, 四百十五条) was already looked for."""
+    if all(isinstance(term, Citation) for term in missing):
+        return (
+            "条文はどの書き方（第415条・415条・四百十五条 など）でも同じに探しているので、表記を変えても"
+            "見つかりません。語を外すか別の語で探してください。"
+        )
+    return "表記を変えるか語を外してください。"
+
+
+def _court_span(found: CaseMatches) -> str:
+    """What the court asked for holds, dates aside: how many decisions and from when to when."""
+    span = found.court_span
+    if span is None:
+        return "裁判所名や期間を見直してください。"
+    count, first, last = span
+    if not count:
+        return "この court の判決はデータにありません。裁判所名を見直してください。"
+    dates = f"（判決日 {first.isoformat()}〜{last.isoformat()}）" if first and last else ""
+    return f"この court の判決は日付を問わなければ {count} 件あります{dates}。期間を見直してください。"
 
 
 def passage(full: str, place: Place) -> Passage:

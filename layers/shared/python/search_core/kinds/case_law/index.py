@@ -59,8 +59,20 @@ class CaseIndex:
         undated = self._undated(query, deadline)
         if total:
             return CaseMatches(decisions, total, exact, undated=undated)
-        counts, filtered = self._term_counts(query, deadline), self._filtered_total(query)
-        return CaseMatches(decisions, 0, exact, counts, filtered, self._without_excluded(query, deadline), undated)
+        filtered = self._filtered_total(query)
+        # Within filters that leave nothing, every term's count is 0 whatever it is: none is counted or blamed.
+        counts = {} if filtered == 0 else self._term_counts(query, deadline)
+        span = self._court_span(query) if filtered == 0 and query.court and query.dated else None
+        excluded = self._without_excluded(query, deadline)
+        return CaseMatches(decisions, 0, exact, counts, filtered, excluded, undated, span)
+
+    def _court_span(self, query: CaseQuery) -> tuple[int, date | None, date | None]:
+        """The decisions of the court asked for, dates aside: how many, and their first and last dates."""
+        court_only = self._passing_filters(replace(query, date_from=None, date_to=None))
+        row = self.con.execute(
+            "SELECT count(*), min(date), max(date) FROM cases WHERE doc_num = ANY(?)", [list(court_only)]
+        ).fetchone()
+        return (0, None, None) if row is None else (int(row[0]), row[1], row[2])
 
     def _undated(self, query: CaseQuery, deadline: float) -> int | None:
         """With a date filter: the decisions without a date that match all else (the filter leaves them out)."""

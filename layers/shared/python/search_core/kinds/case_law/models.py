@@ -49,6 +49,8 @@ class CaseMatches:
     # With a date filter: how many decisions without a date match all else, which the filter left out (None: no date
     # filter, or not counted in time).
     undated: int | None = None
+    # When the court and dates leave nothing: the court's decisions dates aside, and their first and last dates.
+    court_span: tuple[int, date | None, date | None] | None = None
 
 
 _MAIN_HEADING, _REASONS_HEADING = "主文\n", "\n\n事実及び理由\n"

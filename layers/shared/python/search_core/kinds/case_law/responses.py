@@ -79,7 +79,9 @@ class CaseSearchResponse(BaseModel):
         "（条件で絞るか limit を増やす）"
     )
     message: str | None = absent_when_none("limit を調整したときや該当がないときの説明")
-    term_counts: list[TermCount] | None = absent_when_none("該当がないとき: 語ごとに、その語だけを含む判決の数")
+    term_counts: list[TermCount] | None = absent_when_none(
+        "該当がないとき: 語ごとに、その語だけを含む判決の数（court・日付を指定したときはその条件の中で数えます）"
+    )
 
 
 class CaseTextResponse(BaseModel):
