@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import json
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any
 
 from search_core.advice.scope import KEYWORD_NAMES, and_terms, column_names, table_scope
@@ -81,7 +81,8 @@ class Condition:
     """`column` (or its JSON key `key`) tested by `operator` against `literals`, as written in the query. A condition
     on a computed value (`dayname(start_date) = '日曜日'`) is `computed`, and `column` then holds that expression's
     text. `sql` is the condition as DuckDB writes its parse back, columns unqualified: what can be asked of the table
-    alone. `text` is the agent's own text of it, to show back."""
+    alone. `text` is the agent's own text of it, to show back. `part` when it is a part of a larger term of a WHERE's
+    AND (one side of an OR): matching nothing alone, it does not empty the answer."""
 
     column: str
     key: str | None
@@ -90,6 +91,7 @@ class Condition:
     computed: bool = False
     sql: str | None = None
     text: str | None = None
+    part: bool = False
 
 
 @dataclass(frozen=True)
@@ -168,11 +170,13 @@ def filters(
     scope = table_scope(statements, columns, tables)
     source = sql.encode()
     found: dict[str, Condition] = {}
+    whole = {id(term) for term in scope.terms}
     for node in nodes(scope.terms, skip=_negating):
         condition = _condition(node, columns, source)
         if condition is not None:
             rendered = _rendered(con, node, columns)
-            found.setdefault(rendered or repr(condition), _located(condition, rendered, node, source))
+            located = _located(condition, rendered, node, source, part=id(node) not in whole)
+            found.setdefault(rendered or repr(condition), located)
     clock = _CLOCK_FUNCTIONS | clock_calls
     where_sql: str | None = None
     where_terms: tuple[WhereTerm, ...] = ()
@@ -222,13 +226,11 @@ def _negating(node: JsonNode) -> bool:
     return kind in _NEGATING or node.get("function_name") in _NEGATED_MATCHERS
 
 
-def _located(condition: Condition, rendered: str | None, node: JsonNode, source: bytes) -> Condition:
+def _located(condition: Condition, rendered: str | None, node: JsonNode, source: bytes, part: bool) -> Condition:
     """`condition` with its rendering and the agent's own text of it (DuckDB's rendering where that cannot be cut
-    out whole)."""
+    out whole), and whether it is part of a larger term."""
     text = _source_text(node, source, _SHOWN_TEXT_BYTES) or rendered
-    return Condition(
-        condition.column, condition.key, condition.operator, condition.literals, condition.computed, rendered, text
-    )
+    return replace(condition, sql=rendered, text=text, part=part)
 
 
 def _rendered(con: duckdb.DuckDBPyConnection, node: JsonNode, columns: set[str]) -> str | None:

@@ -130,6 +130,8 @@ class EmptyAnswer:
     unhinted: list[TermCount] = field(default_factory=list)
     # Whether every term of the WHERE is either hinted or counted in `unhinted`.
     terms_known: bool = False
+    # Hinted conditions that are parts of a larger term (one side of an OR): matching nothing, they empty nothing.
+    parts: list[str] = field(default_factory=list)
 
     def to_dict(self) -> dict[str, Any]:
         clock = self.clock.to_dict() if self.clock else None
@@ -139,6 +141,7 @@ class EmptyAnswer:
             "where_rows": self.where_rows,
             "unhinted": [asdict(term) for term in self.unhinted],
             "terms_known": self.terms_known,
+            "parts": self.parts,
         }
 
     @classmethod
@@ -152,7 +155,9 @@ class EmptyAnswer:
         clock = ClockNote.from_dict(data["clock"]) if data.get("clock") else None
         hints = [ValueHint.from_dict(hint) for hint in data["hints"]]
         unhinted = [TermCount(**term) for term in data.get("unhinted", [])]
-        return cls(hints, clock, data.get("where_rows"), unhinted, bool(data.get("terms_known")))
+        return cls(
+            hints, clock, data.get("where_rows"), unhinted, bool(data.get("terms_known")), list(data.get("parts", []))
+        )
 
 
 def value_hints(

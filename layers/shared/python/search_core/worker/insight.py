@@ -105,7 +105,8 @@ class DataInsight:
         known = bool(tested.where_terms) and all(
             t.sql in hinted or t.sql in passing or t.reads_clock for t in tested.where_terms
         )
-        return EmptyAnswer(hints, self._clock(tested, profile, deadline), where_rows, unhinted, known)
+        parts = [c.text for c in tested.conditions if c.part and c.text]
+        return EmptyAnswer(hints, self._clock(tested, profile, deadline), where_rows, unhinted, known, parts)
 
     def _clock(self, tested: Filters, profile: TableProfile, deadline: float) -> ClockNote | None:
         if not tested.reads_clock:

@@ -170,7 +170,8 @@ class SqlSearch:
         message = self.spec.no_results_message + "。"
         if why.clock is not None:
             message += _clock_text(why.clock)
-        culprits = [h.condition for h in hints if h.matched is False] + [t.text for t in why.unhinted if t.rows == 0]
+        culprits = [h.condition for h in hints if h.matched is False and h.condition not in why.parts]
+        culprits += [t.text for t in why.unhinted if t.rows == 0]
         unsure = any(h.matched is None for h in hints)
         if culprits:
             message += f"データに合う行がない条件: {'、'.join(culprits)}。"
@@ -200,10 +201,15 @@ def _combination_text(why: EmptyAnswer) -> str:
         )
     each_passes = (
         why.terms_known
-        and all(h.matched for h in hints)
+        and all(h.matched for h in hints if h.condition not in why.parts)
         and all(t.rows for t in why.unhinted)
         and (clock is None or bool(clock.rows_now))
     )
+    if where_rows == 0 and each_passes and why.parts:
+        return (
+            "WHERE の AND の各項（OR でつないだまとまりは 1 項）は単独なら合う行がありますが、組み合わせると 0 件です"
+            "（OR の中の条件は、ほかの条件が合えば 0 件の原因ではありません）。"
+        )
     if where_rows == 0 and each_passes:
         return "どの条件も単独なら合う行がありますが（hints の matching_rows）、組み合わせると 0 件です。"
     return ""
