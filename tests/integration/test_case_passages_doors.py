@@ -112,6 +112,11 @@ def test_an_article_no_decision_cites_is_not_blamed_on_its_wording(door: Door) -
     assert "表記を変えても見つかりません" in str(body["message"]) and "表記を変えるか" not in str(body["message"])
 
 
+def test_a_decision_without_the_terms_says_so_rather_than_a_bare_zero(door: Door) -> None:
+    body = passages(door, keywords="ドローン")
+    assert body["hits"] == 0 and "「ドローン」に当たる箇所はありません" in str(body["message"])
+
+
 def test_a_term_confined_to_the_case_name_is_said_to_be_outside_what_find_in_case_reads(door: Door) -> None:
     name = SAMPLE[LONG]["case_name"]
     word = name[:2]

@@ -147,7 +147,7 @@ class CaseSearch:
                 )
             )
         shown = [passage(full, hit).model_dump() for hit in found.first]
-        message = outside_the_text(terms, decision.regions)
+        message = outside_the_text(terms, decision.regions) or _nowhere(found.total, keywords)
         fitted, _ = fit_rows(shown, lambda r: passages_body(decision, full, found, r, message).model_dump(), budget)
         return passages_body(decision, full, found, fitted, message)
 
@@ -233,6 +233,17 @@ def _places(decision: Decision, shown: Expression | None, deadline: float) -> tu
     if shown is None:
         return None
     return outer_places(decision.full_text, shown.positive_terms, decision.regions, deadline, shown.name)
+
+
+def _nowhere(hits: int, keywords: str) -> str | None:
+    """What a findInCase without a place says: the decision's text does not hold the terms (as the search reads them,
+    every wording of a number or an article included)."""
+    if hits:
+        return None
+    return (
+        f"この判決の本文（主文・事実及び理由）に「{keywords[:100]}」に当たる箇所はありません（数字や条文はどの書き方でも"
+        "探しています）。別の語で探すか、readCaseText で見出しから読んでください。"
+    )
 
 
 def _nothing_to_find(expression: Expression) -> str:
