@@ -60,6 +60,7 @@ COPIED = [
     "template.yaml",
     "pyproject.toml",
     "tests/attacks",
+    "docs/deployment.md",  # make schema writes its deploy permissions
 ]
 
 CALL_IT = """
@@ -119,6 +120,7 @@ def added(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, set[str]]:
     shutil.copytree(ROOT / "layers" / "shared" / "python", copy / "layers" / "shared" / "python", ignore=ignore)
     for name in COPIED:
         source = ROOT / name
+        (copy / name).parent.mkdir(parents=True, exist_ok=True)
         (shutil.copytree(source, copy / name, ignore=ignore) if source.is_dir() else shutil.copy(source, copy / name))
     before = fingerprints(copy)
     package = copy / "layers" / "shared" / "python" / "search_core"
