@@ -1,12 +1,19 @@
 """Property-based: random SQL, random events and random tool calls never raise and always get a well-formed answer:
-a Bedrock response to an agent's event, a tool result to a Gateway's call or through the local MCP server."""
+a Bedrock response to an agent's event, a tool result to a Gateway's call or through the local MCP server. And random
+decisions citing articles are found alike by every path that reads a citation: the index, the text check, relevance
+and findInCase's places."""
 
 from __future__ import annotations
 
 import copy
 import json
 import os
-from collections.abc import Iterator
+import random
+import re
+from collections.abc import Callable, Iterator, Sequence
+from dataclasses import dataclass
+from datetime import date, timedelta
+from pathlib import Path
 from types import ModuleType
 from typing import Any
 
@@ -14,6 +21,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from jsonschema import Draft7Validator
+from pyroaring import BitMap
 from tooling.doors import Door, GatewayDoor, reply_of
 from tooling.template import generated_schema
 
@@ -21,7 +29,16 @@ from search_core.catalogue import ACTION_GROUPS, SQL_TABLES
 from search_core.doors.responses import response_bytes
 from search_core.doors.tools import tools_of
 from search_core.engine.budget import BUDGET_BYTES
-from tests.conftest import LambdaContext, load_event, sample_functions, serving
+from search_core.kinds.case_law.amounts import amount_keys
+from search_core.kinds.case_law.citations import citation_keys
+from search_core.kinds.case_law.grams import grams_of, needed_grams
+from search_core.kinds.case_law.index import CaseIndex, relevance
+from search_core.kinds.case_law.models import CaseQuery, Decision
+from search_core.kinds.case_law.normalize import normalize
+from search_core.kinds.case_law.passages import occurrences, outer_places
+from search_core.kinds.case_law.prepare import search_text
+from search_core.kinds.case_law.query import Expression, parse
+from tests.conftest import LambdaContext, load_event, opened_cases, sample_functions, serving, write_export
 
 # The examples run against the bundled sample data; CI can raise the counts with HYPOTHESIS_EXAMPLES.
 EXAMPLES = int(os.environ.get("HYPOTHESIS_EXAMPLES", "300"))
@@ -250,3 +267,118 @@ def test_random_tool_calls_never_break_the_tool_result(
     keys = st.one_of(st.sampled_from(known), st.text(max_size=10)) if known else st.text(max_size=10)
     arguments = data.draw(st.dictionaries(keys, argument_values, max_size=5))
     assert_well_formed_result(published, name, tool, tool_door.call(name, tool, arguments))
+
+
+# Decisions citing articles, written as decisions write them: a law, perhaps a note on its version or number in
+# brackets (or a case's bracket), then units with and without 第, in Arabic, full-width or kanji digits, with their
+# branch numbers (の2, the old ノ2); between them, words (a unit's word: 件, 目, 証; a stray bracket or 第; a line).
+CITING_LAWS = ("", "民法", "会社法", "同法")
+CITING_NOTES = ("", "", "（平成２９年法律第４４号による改正前のもの）", "（明治29年法律第89号）", "(平成16年法律第76号"
+                "(以下「改正法」という。)による改正前のもの)", "（ワ）", "(受)", "(1)")  # fmt: skip
+CITING_NUMBERS = ("709", "７０９", "七百九", "415", "四百十五", "1", "１", "一", "2", "二", "44")
+CITING_BRANCHES = ("", "", "の2", "ノ２", "の二")
+CITING_WORDS = ("損害賠償", "に基づき、", "。", "及び", "\n", "件", "目", "証", "令和元年", "第", "(", ")")
+Choose = Callable[[Sequence[str]], str]
+
+
+def written_citation(choose: Choose) -> str:
+    """A citation of one to three units, as a decision may write it (`choose` picks one of its options)."""
+    law, note = choose(CITING_LAWS), choose(CITING_NOTES)
+    first = choose(("", "第")) + choose(CITING_NUMBERS) + choose("条項号") + choose(CITING_BRANCHES)
+    more = [choose(("", "第")) + choose(CITING_NUMBERS) + choose("項号") for _ in range(int(choose("012")))]
+    return law + note + first + "".join(more)
+
+
+def written_decision(choose: Choose, pieces: int) -> str:
+    """A text of `pieces` citations and words."""
+    return "".join(written_citation(choose) if choose("cw") == "c" else choose(CITING_WORDS) for _ in range(pieces))
+
+
+@st.composite
+def citing_texts(draw: st.DrawFn) -> str:
+    return written_decision(lambda options: draw(st.sampled_from(options)), draw(st.integers(0, 8)))
+
+
+@st.composite
+def citing_keywords(draw: st.DrawFn, text: str = "") -> str:
+    """A citation as an agent may write it, alone or with a word (a case's number, in brackets, stays a phrase); or,
+    from `text`, the end of what it writes up to a unit (709条 of 民法（…）第709条の2), so that it often holds."""
+    ends = [found.end() for found in re.finditer("[条項号]", text)]
+    if draw(st.booleans()) and ends:
+        end = draw(st.sampled_from(ends))
+        cited = text[draw(st.integers(max(end - 30, 0), end - 1)) : end].split()[-1]
+    else:
+        cited = written_citation(lambda options: draw(st.sampled_from(options)))
+    return cited + draw(st.sampled_from(("", "", " 損害賠償", " 令和元年")))
+
+
+@dataclass(frozen=True)
+class OneDecision:
+    """The index of one decision (numbered 0), holding what preparing indexes of its text: grams and keys."""
+
+    text: str
+
+    def holding(self, pieces: tuple[str, ...]) -> BitMap:
+        return BitMap([0] if needed_grams(pieces) <= grams_of(self.text) else [])
+
+    def decided_between(self, first: date, last: date) -> BitMap:
+        return BitMap()
+
+    def holding_keys(self, keys: tuple[str, ...]) -> BitMap:
+        return BitMap([0] if set(keys) <= citation_keys(self.text) | amount_keys(self.text) else [])
+
+    def holding_any_key(self, prefix: str, low: int | None, high: int | None) -> BitMap:
+        raise NotImplementedError("no range of sums is drawn")
+
+
+@settings(max_examples=EXAMPLES, deadline=None)
+@given(data=st.data())
+def test_every_path_reads_a_citation_alike(data: st.DataObject) -> None:
+    """From the red team: 民法（…による改正前のもの）415条 held 415条 by its keys and not by its text, so one
+    decision was and was not a match (415条 alone found it; 415条 損害賠償, relevance and findInCase did not)."""
+    written = data.draw(citing_texts(), "written")
+    keywords = data.draw(citing_keywords(written), "keywords")
+    text, expression = normalize(written), parse(keywords)
+    for term in expression.positive_terms:
+        holds, candidate = term.holds(text), 0 in term.candidates(OneDecision(text))
+        assert candidate or not holds  # the index's candidates hold every match
+        assert candidate == holds or not term.exact_by_index  # and are the matches, when it says so
+        found, (_, shown) = occurrences(written, (term,), 1).total, outer_places(written, (term,))
+        assert term.count_in(text) == found == shown  # findInCase's and a hit's places count what relevance counts
+        assert holds == (found > 0) == (relevance(text, Expression(((term,),))) > 0)
+
+
+@pytest.fixture(scope="module")
+def citing_decisions(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[CaseIndex, list[dict[str, Any]]]]:
+    """A prepared database of decisions citing articles, newest first, and their rows."""
+    rng, first = random.Random(31), date(2024, 1, 1)
+    rows = [
+        {"doc_id": f"c{n:03}", "court": None, "date": (first - timedelta(days=n)).isoformat(), "case_number": None,
+         "case_name": None, "main_text": written_decision(rng.choice, rng.randint(0, 2)),
+         "facts_and_reasons": written_decision(rng.choice, rng.randint(0, 8))}
+        for n in range(150)
+    ]  # fmt: skip
+    work: Path = tmp_path_factory.mktemp("citing")
+    with opened_cases(write_export(work / "cases.jsonl", rows), work / "prepared") as index:
+        yield index, rows
+
+
+@settings(max_examples=max(30, EXAMPLES // 5), deadline=None)
+@given(keywords=citing_keywords())
+def test_the_prepared_index_finds_a_citation_where_every_path_reads_it(
+    citing_decisions: tuple[CaseIndex, list[dict[str, Any]]], keywords: str
+) -> None:
+    """Searching (newest first, or by relevance) finds exactly the decisions whose text holds the keywords, and
+    findInCase finds each term in exactly the decisions whose text holds it."""
+    index, rows = citing_decisions
+    expression = parse(keywords)
+    read = [row["doc_id"] for row in rows if expression.holds_in(search_text(row))]
+    newest = index.search(CaseQuery(expression, len(rows)))
+    ranked = index.search(CaseQuery(expression, len(rows), by_relevance=True))
+    assert [d.doc_id for d in newest.decisions] == read and (newest.total, newest.total_exact) == (len(read), True)
+    assert sorted(d.doc_id for d in ranked.decisions) == read and ranked.total == len(read)
+    for row in rows:
+        decision = Decision(0, row["doc_id"], None, None, None, None, None, row["main_text"], row["facts_and_reasons"])
+        for term in expression.positive_terms:
+            found = occurrences(decision.full_text, (term,), 1, regions=decision.regions).total
+            assert term.holds(search_text(row)) == (found > 0), (term.text, row["doc_id"])

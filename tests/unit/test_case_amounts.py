@@ -126,7 +126,7 @@ def test_a_passage_and_a_snippet_show_the_sum_as_the_decision_writes_it() -> Non
     terms = parse("3,000,000円").positive_terms
     found = occurrences(full, terms, 5)
     assert [full[o.start : o.end] for o in found.first] == ["金三百万円"] and found.total == 1
-    shown, position = snippet(full, terms)
+    shown, position, _ = snippet(full, terms)
     assert "金三百万円" in shown and full[position:].startswith("金三百万円")
 
 

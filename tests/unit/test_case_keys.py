@@ -18,6 +18,7 @@ from search_core.kinds.case_law.database import open_cases
 from search_core.kinds.case_law.index import CaseIndex
 from search_core.kinds.case_law.models import CaseQuery
 from search_core.kinds.case_law.normalize import normalize
+from search_core.kinds.case_law.passages import occurrences, outer_places
 from search_core.kinds.case_law.prepare import FORMAT_VERSION, prepare, search_text
 from search_core.kinds.case_law.query import parse
 from search_core.storage.cache import LocalCopy
@@ -26,7 +27,7 @@ from tests.conftest import TEST_LIMITS, opened_cases, write_export
 # What decisions write around citations and sums, in pieces that meet in every way a text can put them together;
 # the keywords are pieces too, so that texts often hold them.
 CITATION_PIECES = ("民法", "会社法", "法", "第", "709", "7", "1", "2", "23", "0", "条", "項", "号", "の", "、", "及び",
-                   " ")  # fmt: skip
+                   " ", "(", ")", "(ワ)", "(平成29年法律第44号)", "\n")  # fmt: skip
 AMOUNT_PIECES = ("金", "3", "300", "0", "00", "000", ",000", ",", ".", "万", "億", "円", "銭", "50", "1", "対し", " ")
 CITATIONS = ("709条", "第709条", "民法709条", "709条1項", "709条の2", "709条の2第1項", "会社法第1条", "1項第2号",
              "法709条及び1条", "709条の23", "民法第709条第1項", "2号", "0709条", "709条第1項の2",
@@ -87,11 +88,26 @@ DECISIONS = [
     ("c", "2022-01-01", "貸金返還請求事件", "被告は、原告に対し、金三百万円を支払え。", "刑法709条1項、1,300万円。"),
     ("d", "2021-01-01", "株主代表訴訟事件", "請求を棄却する。", "会社法第423条第1項、同法423条の2。3百万円。"),
     ("e", "2020-01-01", "不当利得返還請求事件", "被告は金1億5千万円を支払え。", "民法703条、709条、1709条。"),
+    (
+        "f",
+        "2019-01-01",
+        "損害賠償請求事件",
+        "棄却する。",
+        "民法（平成２９年法律第４４号による改正前のもの）４１５条の損害賠償",
+    ),
+    (
+        "g",
+        "2018-01-01",
+        "損害賠償請求事件",
+        "棄却する。",
+        "民法（明治29年法律第89号）第709条に基づく。令和元年（ワ）1号",
+    ),
 ]
 KEYWORDS = ("民法709条1項", "709条", "709条の2", "会社法第423条", "423条の2", "300万円", "主文:300万円",
             "1億5000万円", "150,000,000円", "1300万円", "民法709条 300万円", "709条1項", "-300万円 709条",
             "300万円 OR 423条", "1億円以上", "300万円以上", "300万円超", "300万円未満", "1300万円以下",
-            "主文:300万円以上", "-1億円以上 300万円以上")  # fmt: skip
+            "主文:300万円以上", "-1億円以上 300万円以上", "415条", "415条 損害賠償", "民法415条", "民法第709条",
+            "709条 損害賠償", "1号", "第1号", "44号")  # fmt: skip
 
 
 @pytest.fixture(scope="module")
@@ -125,6 +141,23 @@ def test_searching_by_keys_finds_what_reading_every_text_finds(index: CaseIndex,
     matches = index.search(CaseQuery(parse(keywords), limit=10))
     assert [d.doc_id for d in matches.decisions] == scanned(keywords)
     assert (matches.total, matches.total_exact) == (len(scanned(keywords)), True)
+
+
+@pytest.mark.parametrize(("keywords", "doc_id"), [("415条", "f"), ("415条 損害賠償", "f"), ("民法709条", "g")])
+def test_an_article_after_a_note_on_its_law_is_found_by_every_path(
+    index: CaseIndex, keywords: str, doc_id: str
+) -> None:
+    """From the red team: 民法（…による改正前のもの）415条 was found by 415条 alone (its keys), not by 415条 損害賠償,
+    by relevance or by findInCase (the text), and 民法（明治29年法律第89号）第709条 by nothing."""
+    expression = parse(keywords)
+    newest = index.search(CaseQuery(expression, limit=10))
+    ranked = index.search(CaseQuery(expression, limit=10, by_relevance=True))
+    decision = index.decision(doc_id)
+    assert decision is not None
+    places = occurrences(decision.full_text, expression.positive_terms, 5, regions=decision.regions)
+    _, shown = outer_places(decision.full_text, expression.positive_terms, decision.regions)
+    assert doc_id in [d.doc_id for d in newest.decisions] and doc_id in [d.doc_id for d in ranked.decisions]
+    assert places.total == shown == len(expression.positive_terms)
 
 
 def test_a_sum_is_found_in_every_writing_including_mixed_numerals(index: CaseIndex) -> None:

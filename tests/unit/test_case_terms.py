@@ -121,7 +121,7 @@ def test_a_new_kind_of_term_is_shown_where_it_occurs_as_written() -> None:
     full = "前置き。" * 100 + "令和三年（ワ）第三四五号及び同年（ワ）第六号" + "後書き。" * 100
     # When its passages, its snippet and its relevance are asked for
     found = occurrences(full, (_ANY_WA_CASE,), 5)
-    shown, _ = snippet(full, (_ANY_WA_CASE,))
+    shown, _, _ = snippet(full, (_ANY_WA_CASE,))
     # Then each comes from the term's own spans and count, shown as the decision writes it
     (place,) = found.first  # the two lie within what one passage shows
     assert full[place.start : place.end] == "（ワ）第三四五号及び同年（ワ）第六号" and place.count == found.total == 2

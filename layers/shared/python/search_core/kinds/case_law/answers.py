@@ -289,7 +289,7 @@ def outside_the_text(terms: tuple[Term, ...], parts_in_text: Collection[str]) ->
 
     >>> from search_core.kinds.case_law.terms import InField, Phrase
     >>> outside_the_text((InField("事件名", Phrase("損害賠償")),), {"主文"})[:40]
-    '事件名:損害賠償 は事件名（本文の外）に限った語です。findInCase は本文（主'
+    '事件名:損害賠償 は事件名（本文の外）に限った語です。findInCase は本'
     """
     outside = [t for t in terms if t.field is not None and t.field not in parts_in_text]
     if not outside:

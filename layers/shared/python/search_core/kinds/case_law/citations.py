@@ -1,10 +1,15 @@
 """Article citations matched as a lawyer reads them, over the normalised text as it is.
 
-Decisions cite 「第七百九条」, 「709条1項」, 「民法709条の2第1項」; keywords are written 「第709条」, 「七百九条」,
-「709条」. A keyword holding a citation (a number with 条, 項 or 号, perhaps with its 「の2」; the old 「ノ2」 is
-normalised to it) becomes a pattern: its 「第」 optional, its numbers not part of longer ones (398条の2 is not
-398条の22), without an 「の2」 of its own not followed by one, never the start of a word (3条件, 甲第3号証) and never
-a case's number ((ワ)第1号). The text is not otherwise rewritten, so every other keyword (「条の」, 「第709」,
+Decisions cite 「第七百九条」, 「709条1項」, 「民法709条の2第1項」, 「民法（平成29年法律第44号による改正前のも
+の）415条」; keywords are written 「第709条」, 「七百九条」, 「709条」. One reading says where a text cites a unit, a
+number with 条, 項 or 号, perhaps with its 「の2」 (the old 「ノ2」 is normalised to it), and where what is written
+before it may end. It is written once, as a pattern (_unit_pattern, _NOTE): the index's keys read a text by it
+(cited_units), and a keyword is a pattern made of it (Citation.spans, whence holds, relevance, findInCase's places
+and snippets), so no path finds a citation another misses. A unit's numbers are whole (398条の2 is not 398条の22),
+without an 「の2」 of its own it is not followed by one, it never begins a word (3条件, 甲第3号証) and never numbers
+a case (号 right after a case's bracket: (ワ)第1号). What is written before a unit ends at its number, at its 第,
+or before a note in brackets on its law: 民法(明治29年法律第89号)第709条 is 民法's 709条. A keyword is read the same
+way (its 「第」 optional); the text is not otherwise rewritten, so every other keyword (「条の」, 「第709」,
 「(ワ)第345」) is still a plain substring.
 
 The index holds keys for the citations of each decision (citation_keys), named so that a decision holding a keyword
@@ -17,6 +22,8 @@ candidates are the decisions holding all its keys: digits everywhere no longer m
 [True, False, False, True]
 >>> [Citation.read(k).holds(t) for k, t in (("3条", "3条件"), ("第3号", "甲第3号証"), ("第1号", "(ワ)第1号"))]
 [False, False, False]
+>>> [Citation.read("民法415条").holds(t) for t in ("民法(平成29年法律第44号)415条", "民法(x)(y)415条")]
+[True, False]
 >>> Citation.read("民法709条1項").keys  # doctest: +NORMALIZE_WHITESPACE
 ('cite:709条', 'cite-after:民法|709条', 'cite:1項', 'cite-pair:709条|1項',
  'cite-after-pair:民法|709条|1項')
@@ -25,21 +32,28 @@ candidates are the decisions holding all its keys: digits everywhere no longer m
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
 from dataclasses import dataclass
+from typing import NamedTuple
 
 from pyroaring import BitMap
 
 from search_core.kinds.case_law.terms import DecisionIndex, PatternTerm
 
-# A unit of a citation: 条, 項 or 号, unless it begins a word (3条件 is three conditions, 3項目 three items, 甲第3号証
-# an exhibit, 2号機 a machine: red team).
-_NOT_A_WORD_AFTER = {"条": "(?!件)", "項": "(?!目)", "号": "(?![証機])"}
-_UNIT_MARK = "(" + "|".join(unit + after for unit, after in _NOT_A_WORD_AFTER.items()) + ")"
-# A number of an article, paragraph or item with its optional 第 and の-number.
-_CITATION = re.compile(rf"第?(\d+){_UNIT_MARK}(?:の(\d+))?")
-# Every such unit of a text, overlapping (709条の2項 holds 709条の2 and 2項), from its first digit; never the number
-# of a case ((ワ)第1号: red team).
-_UNIT = re.compile(rf"(?<!\d)(?<!\)第)(?=(\d+){_UNIT_MARK}(?:の(\d+))?)")
+# What after a unit makes it the start of a word (3条件 is three conditions, 3項目 three items, 甲第3号証 an
+# exhibit, 2号機 a machine: red team).
+_WORD_AFTER = {"条": "件", "項": "目", "号": "証機"}
+# A case's bracket, its kind of record of one to three kana or kanji ((ワ), (受), (行ヒ), (あ)): 号 right after one,
+# perhaps after 第, numbers a case. Looked behind the number, one width at a time.
+_KIND = "[\u3041-\u30ff\u4e00-\u9fff]"
+_NOT_A_CASE = "".join(f"(?<!\\({_KIND}{{{width}}}\\){dai})" for width in (1, 2, 3) for dai in ("", "第"))
+# A note in brackets between a law and its unit (民法(平成29年法律第44号による改正前のもの)415条): on one line,
+# holding at most three brackets of its own, none holding another; read in one pass (possessive), so a text's
+# brackets are each read once.
+_NOTE = r"\([^()\n\r]*+(?:\([^()\n\r]*+\)[^()\n\r]*+){0,3}+\)"
+_NOTE_BEFORE_UNIT = re.compile(f"(?=({_NOTE})第?\\d)")
+# Where a unit's number may begin: digits not inside a longer number, right before a unit (the pattern decides).
+_NUMBER = re.compile(r"(?<!\d)\d++[条項号]")
 # The kinds of key: a unit cited, a unit right after another, a unit after the two characters written before it (its
 # window), a unit right after another that follows its window.
 CITED, CITED_PAIR, CITED_AFTER, CITED_AFTER_PAIR = "cite:", "cite-pair:", "cite-after:", "cite-after-pair:"
@@ -47,10 +61,62 @@ CITED, CITED_PAIR, CITED_AFTER, CITED_AFTER_PAIR = "cite:", "cite-pair:", "cite-
 _BEFORE = 2
 
 
+def _unit_pattern(cited: str | None = None) -> str:
+    """The pattern of a unit from its number: `cited` as a keyword cites it (709条, 398条の2), or any. Its rules are
+    here alone: the number not inside a longer one, not a case's number, not the start of a word, and its branch
+    number whole.
+
+    >>> [bool(re.match(_unit_pattern(), t)) for t in ("709条", "3条件", "1号機", "709条の2")]
+    [True, False, False, True]
+    """
+    if cited is None:
+        written, branch, ahead = r"\d+[条項号]", r"(?:の\d+)?", ""
+    else:
+        article, _, sub = cited.partition("の")
+        written, branch = re.escape(article), (f"の{sub}(?!\\d)" if sub else r"(?!の\d)")
+        ahead = f"(?={written})"  # looked for first: the scan runs at the speed of finding the number
+    words = "|".join(f"{unit}(?![{after}])" for unit, after in _WORD_AFTER.items())
+    rules = rf"(?<!\d)(?:(?=\d+号){_NOT_A_CASE}|(?!\d+号))(?=\d+(?:{words}))"
+    return f"{ahead}{rules}({written}{branch})"
+
+
+_UNIT = re.compile(_unit_pattern())
+
+
+class Cited(NamedTuple):
+    """A unit a text cites: written from `start` (its 第, else its number) to `end`, citing `cited` (709条,
+    709条の2, 1項); `after` is where what is written before it may end: at its number, at its 第, and before a note
+    in brackets right before it (民法(明治29年法律第89号)第709条 cites 709条 after 民法)."""
+
+    start: int
+    end: int
+    cited: str
+    after: tuple[int, ...]
+
+
+def cited_units(text: str) -> Iterator[Cited]:
+    """Every unit a normalised text cites, in order of their numbers (709条の2項 cites 709条の2 and 2項).
+
+    >>> [unit.cited for unit in cited_units("民法(平成29年法律第44号)415条、令和3年(ワ)第1号、709条の2項")]
+    ['44号', '415条', '709条の2', '2項']
+    >>> list(cited_units("民法(明治29年法律第89号)第709条"))[1]
+    Cited(start=15, end=20, cited='709条', after=(16, 15, 2))
+    """
+    notes = {note.end(1): note.start() for note in _NOTE_BEFORE_UNIT.finditer(text)}  # by where each ends
+    for number in _NUMBER.finditer(text):
+        at = number.start()
+        if (unit := _UNIT.match(text, at)) is None:
+            continue
+        start = at - 1 if at and text[at - 1] == "第" else at
+        after = (at,) if start == at else (at, start)
+        opening = notes.get(start)
+        yield Cited(start, unit.end(), unit[1], after if opening is None else (*after, opening))
+
+
 @dataclass(frozen=True)
 class Citation(PatternTerm):
-    """A keyword holding a citation: `text` as written (normalised), `regex` what it matches, `literal` the parts
-    every match contains as written (its pieces, for the index's character pairs).
+    """A keyword holding a citation: `text` as written (normalised), `units` each unit it cites with what it writes
+    before it, `trailing` what it writes after the last, the index's `keys` for it, and `regex`, what it matches.
 
     >>> cited = Citation.read("709条")
     >>> list(cited.spans("第709条と1709条と709条")), cited.count_in("709条の2、709条"), cited.exact_by_index
@@ -60,9 +126,10 @@ class Citation(PatternTerm):
     """
 
     text: str
-    regex: re.Pattern[str]
-    literal: tuple[str, ...]
+    units: tuple[tuple[str, str], ...]  # (("民法", "709条"), ("", "1項")) for 民法第709条1項
+    trailing: str
     keys: tuple[str, ...]
+    regex: re.Pattern[str]
     # Whether its keys say all the keyword writes: one unit or two in a row, perhaps after two characters (709条,
     # 民法第709条の2, 民法709条1項). Then a decision holds it exactly when it holds its keys; not so with three units
     # (two pairs need not be in one place) or more words (社法 before 423条 is not 会社法).
@@ -70,42 +137,55 @@ class Citation(PatternTerm):
 
     @classmethod
     def read(cls, written: str) -> Citation | None:
-        """The keyword as a citation pattern, or None if it cites nothing (already normalised: Arabic numerals)."""
-        # A unit right after ")" numbers a case ((受)第210号): the keyword finds it as written, a phrase
-        found = [match for match in _CITATION.finditer(written) if written[match.start() - 1 : match.start()] != ")"]
-        if not found:
+        """The keyword as a citation, or None if it cites nothing (already normalised: Arabic numerals). It is read
+        as a text is: a keyword writing a case's number ((受)第210号) cites nothing, and is found as written."""
+        read: list[Cited] = []
+        for unit in cited_units(written):
+            if not read or unit.start >= read[-1].end:  # 709条の2項 is 709条の2, then 項
+                read.append(unit)
+        if not read:
             return None
-        parts, pieces, keys, position, previous, window = [], [], [], 0, "", ""
-        for match in found:
-            before = written[position : match.start()]
-            number, unit, sub = match.groups()
-            cited = f"{number}{unit}" + (f"の{sub}" if sub else "")
-            # A branch number is whole too: 398条の2 is not 398条の22 (red team)
-            ending = r"(?!\d)" if sub else r"(?!の\d)" + _NOT_A_WORD_AFTER[unit]
-            parts += [re.escape(before), rf"(?<!\))第?(?<!\)第)(?<!\d){re.escape(cited)}{ending}"]
-            pieces += [before, cited]
-            keys.append(CITED + cited)
+        units, keys, parts, position, previous, window = [], [], [], 0, "", ""
+        for unit in read:
+            before = written[position : unit.start]
+            units.append((before, unit.cited))
+            # Before a unit, what the keyword writes, then perhaps a note and a 第; a first unit written alone is
+            # found from its number (and shown from its 第: spans)
+            parts.append(f"{re.escape(before)}(?:{_NOTE})?第?" if before or previous else "")
+            parts.append(_unit_pattern(unit.cited))
+            keys.append(CITED + unit.cited)
             if previous and not before:
-                keys.append(f"{CITED_PAIR}{previous}|{cited}")
+                keys.append(f"{CITED_PAIR}{previous}|{unit.cited}")
                 if window:
-                    keys.append(f"{CITED_AFTER_PAIR}{window}|{previous}|{cited}")
-            window = written[match.start() - _BEFORE : match.start()] if before and match.start() >= _BEFORE else ""
+                    keys.append(f"{CITED_AFTER_PAIR}{window}|{previous}|{unit.cited}")
+            window = written[unit.start - _BEFORE : unit.start] if before and unit.start >= _BEFORE else ""
             if window:
-                keys.append(f"{CITED_AFTER}{window}|{cited}")
-            position, previous = match.end(), cited
-        parts.append(re.escape(written[position:]))
-        pieces.append(written[position:])
-        befores, trailing = pieces[:-1:2], written[position:]
-        whole = not trailing and len(befores) <= 2 and befores[1:] in ([], [""]) and len(befores[0]) in (0, _BEFORE)
-        return cls(written, re.compile("".join(parts)), tuple(p for p in pieces if p), tuple(keys), whole)
+                keys.append(f"{CITED_AFTER}{window}|{unit.cited}")
+            position, previous = unit.end, unit.cited
+        trailing, befores = written[position:], [before for before, _ in units]
+        whole = not trailing and len(units) <= 2 and befores[1:] in ([], [""]) and len(befores[0]) in (0, _BEFORE)
+        regex = re.compile("".join(parts) + re.escape(trailing))
+        return cls(written, tuple(units), trailing, tuple(keys), regex, whole)
 
     @property
     def pieces(self) -> tuple[str, ...]:
-        return self.literal
+        written = [piece for unit in self.units for piece in unit] + [self.trailing]
+        return tuple(piece for piece in written if piece)
 
     @property
     def exact_by_index(self) -> bool:
         return self.keyed_whole
+
+    def spans(self, text: str) -> Iterator[tuple[int, int]]:
+        """Where the text cites what the keyword cites, from what the keyword writes before its first unit (else
+        that unit's 第) to the end of what it writes after its last, left to right, none overlapping."""
+        from_number, done = not self.units[0][0], 0
+        for found in self.regex.finditer(text):
+            start = found.start()
+            if from_number and start > done and text[start - 1] == "第":
+                start -= 1
+            yield start, found.end()
+            done = found.end()
 
     def candidates(self, index: DecisionIndex) -> BitMap:
         # Keys narrow by what is cited, grams by the words around it (民法); a keyword with words is still read on
@@ -122,17 +202,12 @@ def citation_keys(text: str) -> set[str]:
     """
     keys: set[str] = set()
     ends: dict[int, tuple[str, list[str]]] = {}  # where a unit ends: the unit and its windows, for the one after it
-    for match in _UNIT.finditer(text):
-        number, unit, sub = match.groups()
-        full = f"{number}{unit}" + (f"の{sub}" if sub else "")
-        start = match.start()
-        begins = (start, start - 1) if text[start - 1 : start] == "第" else (start,)
-        windows = [text[begin - _BEFORE : begin] for begin in begins if begin >= _BEFORE]
-        after = [ends[begin] for begin in begins if begin in ends]
-        keys.add(CITED + full)
-        keys.update(f"{CITED_AFTER}{window}|{full}" for window in windows)
-        for previous, previous_windows in after:
-            keys.add(f"{CITED_PAIR}{previous}|{full}")
-            keys.update(f"{CITED_AFTER_PAIR}{window}|{previous}|{full}" for window in previous_windows)
-        ends[start + len(full)] = (full, windows)
+    for unit in cited_units(text):
+        windows = [text[begin - _BEFORE : begin] for begin in unit.after if begin >= _BEFORE]
+        keys.add(CITED + unit.cited)
+        keys.update(f"{CITED_AFTER}{window}|{unit.cited}" for window in windows)
+        for previous, previous_windows in (ends[begin] for begin in unit.after if begin in ends):
+            keys.add(f"{CITED_PAIR}{previous}|{unit.cited}")
+            keys.update(f"{CITED_AFTER_PAIR}{window}|{previous}|{unit.cited}" for window in previous_windows)
+        ends[unit.end] = (unit.cited, windows)
     return keys

@@ -48,8 +48,9 @@ from search_core.kinds.case_law.texts import packed, searched_utf8
 # only before 円, branch numbers whole in citation keys, and no sum after 数 or 何 (数百万円); 8: Arabic digits after
 # a kanji small unit are its last places (金1千300万円); 9: vague numerals left as written (二、三百万円), 、 a comma
 # only between digits of one kind, old formal numerals and 圓, no citation unit that begins a word or numbers a case;
-# 10: a sum's part after a larger unit written with its four places (1億0200万円).
-FORMAT_VERSION = "10"
+# 10: a sum's part after a larger unit written with its four places (1億0200万円); 11: a unit after a bracket keyed
+# as cited after what precedes the bracket too (民法(…)第709条), and 号 after a case's bracket never (a case's number).
+FORMAT_VERSION = "11"
 SEARCHED_COLUMNS = ("doc_id", "court", "date", "case_number", "case_name", "main_text", "facts_and_reasons")
 # Keywords never hold whitespace, so joining the columns with a newline never creates a false match across them.
 COLUMN_SEPARATOR = "\n"
