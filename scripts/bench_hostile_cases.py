@@ -2,12 +2,12 @@
 
     .venv/bin/python scripts/bench_hostile_cases.py [--repeat 3]
 
-Twenty decisions of ~310,000 characters dense with sums, dates and citations, and one whose 主文 holds 10 million
-characters, are prepared once (under build/bench/hostile/). Each request is then made as the function makes it
+Prepared once (under build/bench/hostile/): twenty decisions of ~310,000 characters dense with sums, dates and
+citations; one whose 主文 holds 10 million characters; one of 5 million half-width kana in lines of 1,000, which NFKC
+must rewrite (red team 8 read findInCase's headings there for 11 s). Each request is made as the function makes it
 (kinds.case_law.search.CaseSearch with the default 5 s QUERY_TIMEOUT_SECONDS and a 3,008 MB function's limits),
-`--repeat` times; the table gives the median, and whether it answered or stopped with the timeout's message, which
-is the only other outcome allowed: a request never runs past its deadline. Printed as Markdown (make bench keeps it
-in build/bench/hostile.md).
+`--repeat` times; the table gives the median, and the answer or the message it stopped with, the only other outcome
+allowed: a request never runs past its deadline. Printed as Markdown (make bench keeps it in build/bench/hostile.md).
 """
 
 from __future__ import annotations
@@ -37,6 +37,13 @@ _WORDS = (
     "支払済みまで年3分の割合による金員を支払え。", "民法709条", "損害賠償", "第2の1(2)ア", "\n", "本件において、",
     "証拠によれば", "認められる。",
 )  # fmt: skip
+# Requests of findInCase and readCaseText, by name: (operation, arguments).
+READS: dict[str, tuple[str, dict[str, Any]]] = {
+    "findInCase deep in 5M half-width kana": ("passages", {"doc_id": "KANA", "keywords": "損害", "limit": 20,
+                                                           "start": 4_000_000}),
+    "readCaseText by a heading it lacks (5M)": ("text", {"doc_id": "KANA", "offset": 0, "heading": "第9"}),
+    "readCaseText at the end (5M)": ("text", {"doc_id": "KANA", "offset": 5_000_000}),
+}  # fmt: skip
 REQUESTS: dict[str, dict[str, Any]] = {
     "court only (20 long decisions)": {"keywords": None, "court": "東京地裁", "limit": 20},
     "a word in every decision": {"keywords": "損害賠償", "limit": 20},
@@ -70,6 +77,9 @@ def corpus() -> Path:
         )
     main = "被告は、原告に対し、金1円を支払え。" * 500_000
     rows.append(_decision("HUGE-MAIN", "大阪地方裁判所", "2024-06-01", main, "本件は、損害賠償請求事件である。"))
+    rows.append(
+        _decision("KANA", "札幌地方裁判所", "2024-07-01", "棄却する。", "\n".join(["ｶ" * 1000 + "損害"] * 5000))
+    )
     path.write_text("".join(json.dumps(row, ensure_ascii=False) + "\n" for row in rows), encoding="utf-8")
     return path
 
@@ -82,12 +92,22 @@ def _decision(doc_id: str, court: str, day: str, main: str, reasons: str) -> dic
 def timed(search: CaseSearch, request: dict[str, Any]) -> tuple[float, str]:
     arguments = dict(request)
     keywords = arguments.pop("keywords")
+    return _timed(lambda: f"{search.search(keywords, 25_000, **arguments).count} hits")
+
+
+def timed_read(search: CaseSearch, operation: str, arguments: dict[str, Any]) -> tuple[float, str]:
+    if operation == "passages":
+        passages = dict(arguments)
+        return _timed(lambda: f"{search.passages(budget=25_000, **passages).hits} places")
+    return _timed(lambda: f"{len(search.text(budget=25_000, **arguments).text)} characters")
+
+
+def _timed(call: Any) -> tuple[float, str]:
     started = time.perf_counter()
     try:
-        answer = search.search(keywords, 25_000, **arguments)
-        outcome = f"{answer.count} hits"
+        outcome = str(call())
     except SearchError as error:
-        outcome = "stopped: " + error.message[:40] + "…"
+        outcome = "answered: " + error.message[:40] + "…"
     return time.perf_counter() - started, outcome
 
 
@@ -107,8 +127,10 @@ def main() -> None:
     print(f"Prepared and opened in {time.perf_counter() - started:.1f} s (cached after the first run).\n")
     print(f"| request | median s ({args.repeat} runs) | outcome | within {TIMEOUT_SECONDS:g} s |")
     print("|---|---:|---|---|")
-    for name, request in REQUESTS.items():
-        runs = [timed(search, request) for _ in range(args.repeat)]
+    measured = {name: lambda request=request: timed(search, request) for name, request in REQUESTS.items()}
+    measured |= {name: lambda read=read: timed_read(search, *read) for name, read in READS.items()}
+    for name, measure in measured.items():
+        runs = [measure() for _ in range(args.repeat)]
         seconds = statistics.median(s for s, _ in runs)
         within = "yes" if max(s for s, _ in runs) <= TIMEOUT_SECONDS else "NO"
         print(f"| {name} | {seconds:.2f} | {runs[-1][1]} | {within} |")
