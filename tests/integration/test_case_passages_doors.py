@@ -107,14 +107,18 @@ def test_filters_that_leave_nothing_blame_no_term_and_say_what_the_court_holds(d
     assert said in str(body["message"])
 
 
-def test_an_article_no_decision_cites_is_not_blamed_on_its_wording(door: Door) -> None:
-    body = reply_of(door.call("search_cases", SEARCH, {"keywords": "第9999条"})).body
+@pytest.mark.parametrize("keywords", ["第9999条", "主文:9999万円", "主文:第9999条"])
+def test_an_article_or_a_sum_no_decision_holds_is_not_blamed_on_its_wording(door: Door, keywords: str) -> None:
+    body = reply_of(door.call("search_cases", SEARCH, {"keywords": keywords})).body
     assert "表記を変えても見つかりません" in str(body["message"]) and "表記を変えるか" not in str(body["message"])
 
 
 def test_a_decision_without_the_terms_says_so_rather_than_a_bare_zero(door: Door) -> None:
     body = passages(door, keywords="ドローン")
     assert body["hits"] == 0 and "「ドローン」に当たる箇所はありません" in str(body["message"])
+    assert "判決日・裁判所・事件番号・事件名・doc_id にも一致する" in str(body["message"])  # red team 8: a date term
+    confined = passages(door, keywords="事件名:ＡＢＣ 損害")
+    assert str(confined["message"]).startswith("事件名:ＡＢＣ は")  # named as written
 
 
 def test_a_term_confined_to_the_case_name_is_said_to_be_outside_what_find_in_case_reads(door: Door) -> None:

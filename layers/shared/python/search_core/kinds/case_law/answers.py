@@ -9,6 +9,7 @@ from typing import Any
 
 from search_core.engine.budget import embedded_bytes, fit_rows
 from search_core.engine.limits import TRUNCATION_MARKER
+from search_core.kinds.case_law.amounts import Amount, AmountRange
 from search_core.kinds.case_law.citations import Citation
 from search_core.kinds.case_law.courts import names_a_court
 from search_core.kinds.case_law.headings import heading_path
@@ -27,7 +28,7 @@ from search_core.kinds.case_law.responses import (
     TermCount,
 )
 from search_core.kinds.case_law.snippet import excerpt, snippet
-from search_core.kinds.case_law.terms import Term
+from search_core.kinds.case_law.terms import InField, Term
 from search_core.kinds.case_law.wording import (
     FIND_IN_CASE,
     MAIN_TEXT_CUT,
@@ -234,14 +235,19 @@ def _terms_missing(found: CaseMatches, query: CaseQuery) -> list[str]:
 
 
 def _rewording_advice(missing: list[Term]) -> str:
-    """What to do about terms no decision holds: another wording, unless each is an article, whose every wording
-    (第415条, 415条, 四百十五条) was already looked for."""
-    if all(isinstance(term, Citation) for term in missing):
+    """What to do about terms no decision holds: another wording, unless each is an article or a sum, whose every
+    wording (第415条, 415条, 四百十五条; 300万円, 金三百万円) was already looked for."""
+    if all(isinstance(_inner(term), Citation | Amount | AmountRange) for term in missing):
         return (
-            "条文はどの書き方（第415条・415条・四百十五条 など）でも同じに探しているので、表記を変えても"
-            "見つかりません。語を外すか別の語で探してください。"
+            "条文や金額はどの書き方（第415条・415条・四百十五条、300万円・金三百万円 など）でも同じに探しているので、"
+            "表記を変えても見つかりません。語を外すか別の語で探してください。"
         )
     return "表記を変えるか語を外してください。"
+
+
+def _inner(term: Term) -> Term:
+    """The term itself, whatever part of a decision it is confined to."""
+    return _inner(term.term) if isinstance(term, InField) else term
 
 
 def _court_span(found: CaseMatches) -> str:
@@ -283,7 +289,9 @@ def passages_body(
     )
 
 
-def outside_the_text(terms: tuple[Term, ...], parts_in_text: Collection[str]) -> str | None:
+def outside_the_text(
+    terms: tuple[Term, ...], parts_in_text: Collection[str], named: Callable[[Term], str] = lambda t: t.text
+) -> str | None:
     """What the agent reads when terms are confined to a part the full text does not hold (事件名): findInCase
     reads the text, so they are not counted, and their part is in the answer already.
 
@@ -296,8 +304,9 @@ def outside_the_text(terms: tuple[Term, ...], parts_in_text: Collection[str]) ->
         return None
     fields = "・".join(dict.fromkeys(str(t.field) for t in outside))
     return (
-        f"{'、'.join(t.text for t in outside)} は{fields}（本文の外）に限った語です。findInCase は本文（主文・事実及び"
-        f"理由）の中を探すため、これらは数えません（hits に含まれません）。{fields}はこの応答の case_name にあります。"
+        f"{'、'.join(named(t) for t in outside)} は{fields}（本文の外）に限った語です。"
+        "findInCase は本文（主文・事実及び理由）の中を探すため、これらは数えません（hits に含まれません）。"
+        f"{fields}はこの応答の case_name にあります。"
         f"本文の中で探すなら「{outside[0].field}:」を付けずに書いてください。"
     )
 

@@ -147,7 +147,7 @@ class CaseSearch:
                 )
             )
         shown = [passage(full, hit).model_dump() for hit in found.first]
-        message = outside_the_text(terms, decision.regions) or _nowhere(found.total, keywords)
+        message = outside_the_text(terms, decision.regions, expression.name) or _nowhere(found.total, keywords)
         fitted, _ = fit_rows(shown, lambda r: passages_body(decision, full, found, r, message).model_dump(), budget)
         return passages_body(decision, full, found, fitted, message)
 
@@ -236,13 +236,14 @@ def _places(decision: Decision, shown: Expression | None, deadline: float) -> tu
 
 
 def _nowhere(hits: int, keywords: str) -> str | None:
-    """What a findInCase without a place says: the decision's text does not hold the terms (as the search reads them,
-    every wording of a number or an article included)."""
+    """What a findInCase without a place says: the decision's text does not hold the terms, though a search may have
+    found it by what lies outside the text (its date, court, case number, name or doc_id)."""
     if hits:
         return None
     return (
-        f"この判決の本文（主文・事実及び理由）に「{keywords[:100]}」に当たる箇所はありません（数字や条文はどの書き方でも"
-        "探しています）。別の語で探すか、readCaseText で見出しから読んでください。"
+        f"この判決の本文（主文・事実及び理由）に「{keywords[:100]}」に当たる箇所はありません。searchCases は判決日・"
+        "裁判所・事件番号・事件名・doc_id にも一致するので、検索で見つかった判決でも本文にないことがあります。"
+        "別の語で探すか、readCaseText で見出しから読んでください。"
     )
 
 
