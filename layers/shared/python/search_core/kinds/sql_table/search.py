@@ -172,13 +172,12 @@ class SqlSearch:
             message += _clock_text(why.clock)
         culprits = [h.condition for h in hints if h.matched is False and h.condition not in why.parts]
         culprits += [t.text for t in why.unhinted if t.rows == 0]
-        unsure = any(h.matched is None for h in hints)
         if culprits:
             message += f"データに合う行がない条件: {'、'.join(culprits)}。"
         else:
             message += _combination_text(why)
         message += "".join(_range_text(h.field, h.minimum, h.maximum, h.missing) for h in hints if h.minimum)
-        if any(h.values for h in hints) and (culprits or unsure):
+        if any(h.values and h.matched is not True and h.condition not in why.parts for h in hints):
             message += (
                 "その値がデータにないなら、0 件が答えです。書き方が違うだけなら、hints の values（その列に実際に"
                 "ある値）から選んで書き直してください。"
@@ -211,7 +210,8 @@ def _combination_text(why: EmptyAnswer) -> str:
             "（OR の中の条件は、ほかの条件が合えば 0 件の原因ではありません）。"
         )
     if where_rows == 0 and each_passes:
-        return "どの条件も単独なら合う行がありますが（hints の matching_rows）、組み合わせると 0 件です。"
+        counted = "（hints の matching_rows）" if hints else ""
+        return f"どの条件も単独なら合う行がありますが{counted}、組み合わせると 0 件です。"
     return ""
 
 
