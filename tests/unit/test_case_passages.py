@@ -230,7 +230,7 @@ def test_a_long_heading_line_is_cut_to_its_title() -> None:
 TRICKY = ["金", "参拾", "壱萬", "円", "参加", "①", "一", "、", "〇〇〇", "ノ", "条", "\u0627\u0653", "3",
           "3百万円", "１億5千万円", "三百万", "ｶﾞｽ", "カ\u3099", "\u1100\u1161", "Ａ", "ß", "第七百九条", "万一", "千代",
           "3,000千円", "㌖", "e\u0301", " ", "\n", "あ", "0", "百", "千", "１", "⼆", "⼗", "𝟑", "圓", "壹", "陸",
-          "北", "二、", "三百", "唯一"]  # fmt: skip
+          "北", "二、", "三百", "唯一", "\u1100", "\u314f", "\u3131", "\ud7b0"]  # fmt: skip
 
 
 @pytest.mark.parametrize(
@@ -261,6 +261,7 @@ def test_passages_read_the_text_exactly_as_the_search_normalises_it(text: str) -
         ("ｶﾞｽ", "ガス", [0, 2]),  # a mark composes into the character before it
         ("第七百九条の二", "第709条の2", [0, 1, 1, 1, 4, 5, 6]),  # a numeral is read as one
         ("ＡＢ\u1100\u1161c", "ab가c", [0, 1, 2, 4]),  # jamo compose into a syllable
+        ("証\u1100\u314f", "証가", [0, 1]),  # a compatibility vowel too (red team 8)
     ],
 )
 def test_each_normalised_character_points_at_what_it_was_written_as(text: str, plain: str, starts: list[int]) -> None:

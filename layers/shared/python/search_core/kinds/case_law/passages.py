@@ -29,7 +29,11 @@ from search_core.kinds.case_law.terms import Term
 
 # A character with the marks NFKC composes into it (ｶﾞ → ガ, カ+U+3099 → ガ, jamo into a syllable) is folded as one;
 # every other character on its own.
-_MARKS = "[\\u0300-\\u036f\\u1160-\\u11ff\\u20d0-\\u20ff\\u3099\\u309a\\ufe20-\\ufe2f\\uff9e\\uff9f]"
+_MARKS = (
+    "[\\u0300-\\u036f\\u1160-\\u11ff\\u20d0-\\u20ff\\u3099\\u309a\\ufe20-\\ufe2f\\uff9e\\uff9f"
+    # Compatibility vowels (ㅏ), which NFKC makes conjoining ones, and the extended vowels and finals (red team 8).
+    "\\u314f-\\u3163\\u3187-\\u318e\\ud7b0-\\ud7ff]"
+)
 _SEGMENT = re.compile(f".{_MARKS}*", re.DOTALL)
 # How often a long loop looks at the clock: often enough to stop within a millisecond or so of its deadline.
 _CLOCK_EVERY = 4096
