@@ -127,7 +127,7 @@ def bounds(runs: list[Run]) -> list[str]:
         "The last two are the price of the safety design: a query is authorised on the plan DuckDB will run, not on "
         "its text, and runs in a process that can be killed. A cold start spends "
         f"{cold['import_ms']:.0f} ms importing (Powertools and pydantic), {cold['fetch_ms']:.0f} ms fetching from S3 "
-        f"(mostly creating the boto3 client), {cold['load_ms']:.0f} ms loading (the worker's start and opening the "
+        f"(mostly creating the S3 client), {cold['load_ms']:.0f} ms loading (the worker's start and opening the "
         f"prepared file) and {cold['first_query_ms']:.0f} ms on the first query. "
         "On Lambda the layer's bytecode (see *Deployment size*) is what matters most.",
     ]
@@ -421,7 +421,7 @@ def report(
         "A fresh Python process from its first line to the first answer (`SELECT count(*)`), median of 5 (3 at "
         "1,000,000 rows). *S3 fetch* and *load* are the function's own DataFetchTime and DataLoadTime metrics; "
         "fetch includes "
-        "creating the boto3 client (and the two HEAD requests that choose the prepared file), load the worker's boot "
+        "creating the S3 client (and the two HEAD requests that choose the prepared file), load the worker's boot "
         "and opening the prepared file (or, for *CSV only*, parsing the CSV). The worker is started "
         "ahead of the download only from two vCPUs' worth of memory (3,538 MB, `limits.vcpus`), so at the deployed "
         "1,769 MB it is not, whatever the CPUs the process sees. *X-Ray on* runs as on Lambda with tracing; *one "

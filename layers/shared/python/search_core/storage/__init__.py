@@ -1,1 +1,1 @@
-"""Where the data comes from: the only code that talks to boto3, and the /tmp cache in front of it."""
+"""Where the data comes from: the only code that talks to the AWS SDK (botocore), and the /tmp cache in front of it."""
