@@ -22,6 +22,7 @@ from search_core.kinds.case_law.prepare import search_text
 from search_core.kinds.case_law.query import Expression, parse
 from search_core.kinds.case_law.source import read_decisions
 from search_core.kinds.case_law.terms import Phrase
+from search_core.kinds.case_law.texts import unpacked
 from tests.conftest import DATA_DIR, opened_cases, write_export
 
 SAMPLE = DATA_DIR / "cases.db"
@@ -273,3 +274,15 @@ def test_a_date_filter_counts_the_undated_decisions_it_leaves_out(tmp_path: Path
         assert [d.doc_id for d in dated.decisions] == ["dated"] and dated.undated == 1
         assert found(index, "損害賠償").undated is None  # no date filter, nothing left out
         assert found(index, "", date_to=date(2023, 1, 1)).undated == 2
+
+
+def test_a_confined_term_reads_the_main_text_normalised_when_prepared(index: CaseIndex) -> None:
+    # Given each decision's stored searched text and where its 主文 lies in it
+    rows = index.con.execute(
+        "SELECT c.doc_id, c.main_at, c.main_length, t.packed FROM cases c JOIN texts t USING (doc_num)"
+    ).fetchall()
+    # Then the slice is the 主文 as normalised, which a 主文: term reads instead of normalising it at query time
+    for doc_id, at, length, packed in rows:
+        texts = unpacked(packed)
+        assert texts.searched[at : at + length] == normalize(texts.main_text or ""), doc_id
+    assert rows

@@ -198,8 +198,10 @@ class CaseIndex:
         # `= ANY(list)` reads only those rows: measured 6-18 ms for 1,024 decisions at 100,000, where a join on the
         # unnested list took 190 ms.
         rows = sorted(self.con.execute("SELECT doc_num, packed FROM texts WHERE doc_num = ANY(?)", [batch]).fetchall())
-        cases = self.con.execute("SELECT doc_num, date, case_name FROM cases WHERE doc_num = ANY(?)", [batch])
-        days_and_names = {number: (day, name) for number, day, name in cases.fetchall()}
+        cases = self.con.execute(
+            "SELECT doc_num, date, case_name, main_at, main_length FROM cases WHERE doc_num = ANY(?)", [batch]
+        )
+        days_and_names = {number: (day, name, at, length) for number, day, name, at, length in cases.fetchall()}
         verified: list[tuple[int, float]] = []
         # Phrases alone are decided on the UTF-8: decoding took a quarter of checking a candidate, its fetch included,
         # at 100,000 decisions (5.9 of 23 ms for 160 candidates of 損害賠償).
@@ -215,8 +217,8 @@ class CaseIndex:
             if not expression.may_hold_in(utf8):  # most false candidates end here, undecoded
                 continue
             text = utf8.decode()
-            day, name = days_and_names.get(number, (None, None))
-            parts = _parts(packed, name) if expression.has_fields else None
+            day, name, at, length = days_and_names.get(number, (None, None, 0, 0))
+            parts = _parts(text[at : at + length], name) if expression.has_fields else None
             if expression.holds_in(text, day, parts):
                 verified.append((number, relevance(text, expression) if scoring else 0.0))
         return verified, True
@@ -243,14 +245,13 @@ class CaseIndex:
         return decisions
 
 
-def _parts(packed: bytes, case_name: str | None) -> Parts:
-    """A decision's parts that terms may be confined to, normalised when first asked for (主文 from its stored
-    texts, 事件名 from its row)."""
+def _parts(main_text: str, case_name: str | None) -> Parts:
+    """A decision's parts that terms may be confined to: its 主文 as normalised when prepared (read from the searched
+    text), its 事件名 normalised when first asked for."""
 
     @cache
     def part(name: str) -> str:
-        written = unpacked(packed).main_text if name == "主文" else case_name
-        return normalize(written or "")
+        return main_text if name == "主文" else normalize(case_name or "")
 
     return part
 
