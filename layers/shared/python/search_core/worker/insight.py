@@ -94,17 +94,18 @@ class DataInsight:
         profile = replace(profile, fields=profile.fields + tuple(f for f in computed if f is not None))
         json_columns = {c.name for c in self.table.columns if c.is_json}
         asked = list(dict.fromkeys(c.sql for c in tested.conditions if c.sql))[:_COUNTED]
-        others = [t for t in tested.where_terms if t.sql not in asked and not t.reads_clock][:_COUNTED]
-        counted = asked + [t.sql for t in others] + ([tested.where_sql] if tested.where_sql else [])
+        # The WHERE's terms but the clock's (which the clock's note covers), each counted alone.
+        terms = [t for t in tested.where_terms if not t.reads_clock]
+        others = [t.sql for t in terms if t.sql not in asked][:_COUNTED]
+        counted = asked + others + ([tested.where_sql] if tested.where_sql else [])
         passing = self._each_passing(counted, deadline)
         hints = value_hints(tested.conditions, profile, json_columns, lambda c: passing.get(c.sql or ""))
         where_rows = passing.get(tested.where_sql) if tested.where_sql else None
-        hinted = {c.sql for c in tested.conditions if c.text in {h.condition for h in hints}}
-        unhinted = [TermCount(t.text, passing.get(t.sql)) for t in others if t.sql not in hinted]
-        # Every term is hinted, counted or the clock's (which the clock's note covers), or no claim covers them all.
-        known = bool(tested.where_terms) and all(
-            t.sql in hinted or t.sql in passing or t.reads_clock for t in tested.where_terms
-        )
+        shown = {h.condition for h in hints}
+        hinted = {c.sql for c in tested.conditions if c.text in shown}
+        # A term without a hint (a JSON key the profile does not know, say) is counted here, never taken as passing.
+        unhinted = [TermCount(t.text, passing.get(t.sql)) for t in terms if t.sql not in hinted]
+        known = bool(tested.where_terms) and all(t.sql in passing for t in terms)
         parts = [c.text for c in tested.conditions if c.part and c.text]
         return EmptyAnswer(hints, self._clock(tested, profile, deadline), where_rows, unhinted, known, parts)
 
