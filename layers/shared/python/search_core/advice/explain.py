@@ -84,7 +84,7 @@ def explain(con: duckdb.DuckDBPyConnection, sql: str, error: duckdb.Error, table
     if "Deprecated lambda arrow" in text:
         return _failed(_LAMBDA_SYNTAX)
     if compared := _CANNOT_COMPARE.search(text):
-        return _failed(_comparison(sql, text, compared.group(1), compared.group(2)))
+        return _failed(_comparison(text, compared.group(1), compared.group(2)))
     if "Conversion Error" in text:
         return _failed(_conversion(con, sql, text, table, brief=bool(macros)) + "".join(_usage(m) for m in macros))
     if no_match := _NO_MATCH.search(text):
@@ -222,11 +222,11 @@ def _cast_binds_first(key: str) -> str:
     )
 
 
-def _comparison(sql: str, text: str, left: str, right: str) -> str:
+def _comparison(text: str, left: str, right: str) -> str:
     """Which comparison mixes types, as DuckDB underlined it, and how to make them one.
 
     >>> message = "Cannot compare ...\\n\\nLINE 1: SELECT 1 WHERE a > 5\\n" + " " * 23 + "^^^^^"
-    >>> _comparison("SELECT 1 WHERE a > 5", message, "VARCHAR", "INTEGER_LITERAL")[:34]
+    >>> _comparison(message, "VARCHAR", "INTEGER_LITERAL")[:34]
     'a > 5 は VARCHAR と INTEGER を比べています。'
     """
     underlined = _underlined(text)
