@@ -7,7 +7,9 @@ citations; one whose 主文 holds 10 million characters; one of 5 million half-w
 must rewrite (red team 8 read findInCase's headings there for 11 s). Each request is made as the function makes it
 (kinds.case_law.search.CaseSearch with the default 5 s QUERY_TIMEOUT_SECONDS and a 3,008 MB function's limits),
 `--repeat` times; the table gives the median, and the answer or the message it stopped with, the only other outcome
-allowed: a request never runs past its deadline. Printed as Markdown (make bench keeps it in build/bench/hostile.md).
+allowed: a request never runs past its deadline. Then one decision of growing length, dense with sums, is prepared
+alone in a child process: its time and peak memory stop growing at the bound on what is searched (MAX_SEARCHED_CHARS).
+Printed as Markdown (make bench keeps it in build/bench/hostile.md).
 """
 
 from __future__ import annotations
@@ -16,7 +18,9 @@ import argparse
 import json
 import random
 import statistics
+import subprocess
 import sys
+import tempfile
 import time
 from datetime import date
 from pathlib import Path
@@ -27,6 +31,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from tooling.local import ROOT
 
 from search_core.errors import SearchError
+from search_core.kinds.case_law.prepare import MAX_SEARCHED_CHARS
 from search_core.kinds.case_law.search import CaseSearch
 from search_core.settings import Settings
 
@@ -89,6 +94,34 @@ def _decision(doc_id: str, court: str, day: str, main: str, reasons: str) -> dic
             "facts_and_reasons": reasons}  # fmt: skip
 
 
+# Lengths of the one decision prepared alone, in characters of its reasons.
+PREPARED_LENGTHS = (300_000, 3_000_000, 30_000_000)
+_PREPARE_ALONE = """
+import resource, sys, time
+from pathlib import Path
+from search_core.kinds.case_law.prepare import prepare
+started = time.perf_counter()
+stats = prepare(Path(sys.argv[1]), Path(sys.argv[2]))
+print(time.perf_counter() - started, resource.getrusage(resource.RUSAGE_SELF).ru_maxrss, stats.searched_in_part)
+"""
+
+
+def preparation(length: int) -> tuple[float, float, int]:
+    """Seconds and peak resident megabytes a child process takes to prepare one decision of `length` characters dense
+    with sums, and whether it is searched in part (1) or whole (0)."""
+    sums = "被告は、原告に対し、金1,000万円を支払え。"
+    with tempfile.TemporaryDirectory() as work:
+        source = Path(work) / "one.jsonl"
+        row = _decision("ONE", "東京地方裁判所", "2024-05-01", sums, sums * (length // len(sums)))
+        source.write_text(json.dumps(row, ensure_ascii=False) + "\n", encoding="utf-8")
+        child = subprocess.run(
+            [sys.executable, "-c", _PREPARE_ALONE, str(source), str(Path(work) / "one.duckdb")],
+            check=True, capture_output=True, text=True,
+        )  # fmt: skip
+    seconds, kilobytes, in_part = child.stdout.split()
+    return float(seconds), int(kilobytes) / 1024, int(in_part)
+
+
 def timed(search: CaseSearch, request: dict[str, Any]) -> tuple[float, str]:
     arguments = dict(request)
     keywords = arguments.pop("keywords")
@@ -135,6 +168,12 @@ def main() -> None:
         within = "yes" if max(s for s, _ in runs) <= TIMEOUT_SECONDS else "NO"
         print(f"| {name} | {seconds:.2f} | {runs[-1][1]} | {within} |")
     search.close()
+    print(f"\nOne decision prepared alone (searched up to {MAX_SEARCHED_CHARS:,} characters):\n")
+    print("| characters | seconds | peak MB (the child's) | searched |")
+    print("|---:|---:|---:|---|")
+    for length in PREPARED_LENGTHS:
+        seconds, megabytes, in_part = preparation(length)
+        print(f"| {length:,} | {seconds:.1f} | {megabytes:.0f} | {'in part' if in_part else 'whole'} |")
 
 
 if __name__ == "__main__":

@@ -16,7 +16,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from tooling.progress import StageProgress
 
-from search_core.kinds.case_law.prepare import prepare
+from search_core.kinds.case_law.prepare import MAX_SEARCHED_CHARS, prepare
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -28,7 +28,8 @@ def main(argv: list[str] | None = None) -> None:
         stats = prepare(args.source, args.target, progress=progress)
     print(
         f"{args.target}: {stats.decisions:,} decisions, {stats.grams:,} index grams, {stats.skipped} rows skipped "
-        f"(no doc_id or duplicate), {stats.seconds:.1f} s",
+        f"(no doc_id or duplicate), {stats.searched_in_part} searched only up to {MAX_SEARCHED_CHARS:,} characters, "
+        f"{stats.seconds:.1f} s",
         file=sys.stderr,
     )
 

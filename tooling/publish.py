@@ -61,6 +61,9 @@ def _prepare_cases(group: ActionGroup, source: Path, work: Path, progress: Progr
 
     def upload_cases(bucket: str, prefix: str) -> str:
         s3.upload(bucket, prefix + published, work / published)
-        return f"{group.data}: {stats.decisions:,} decisions prepared ({stats.skipped} skipped); s3://{bucket}/{prefix}{published}"
+        return (
+            f"{group.data}: {stats.decisions:,} decisions prepared ({stats.skipped} skipped, "
+            f"{stats.searched_in_part} searched only in part); s3://{bucket}/{prefix}{published}"
+        )
 
     return upload_cases

@@ -36,6 +36,7 @@ from search_core.kinds.case_law.wording import (
     NO_HITS,
     PASSAGE_BEFORE,
     READ_TEXT,
+    searched_in_part,
 )
 
 
@@ -83,6 +84,7 @@ def hit(
         snippet=shown,
         headings=heading_path(decision.full_text, decision.full_offset(at)),
         total_chars=len(decision.full_text),
+        searched_until=decision.searched_until,
     )
     return found, in_time
 
@@ -137,7 +139,11 @@ def search_body(
     counts = [TermCount(term=named(t)[:100], count=n) for t, n in found.term_counts.items()] or None
     estimate = None if found.total_exact else f"該当は少なくとも {found.total} 件です（すべては数えていません）。"
     cut = _main_texts_cut_note(hits)
-    asides = (_courts_as_keywords(query), _undated_note(found))
+    asides = (
+        _courts_as_keywords(query),
+        _undated_note(found),
+        searched_in_part(sum(h.searched_until is not None for h in hits)),
+    )
     parts = (note, estimate, cut, None if hits else _no_hits(found, query), *asides)
     message = " ".join(part for part in parts if part) or None
     return CaseSearchResponse(
@@ -281,6 +287,7 @@ def passages_body(
     return CasePassagesResponse(
         **identity(decision),
         total_chars=len(full),
+        searched_until=decision.searched_until,
         hits=found.total,
         more=next_start is not None,
         next_start=next_start,
@@ -321,4 +328,5 @@ def page(
         offset=offset,
         next_offset=next_offset,
         total_chars=len(full),
+        searched_until=decision.searched_until,
     )

@@ -35,7 +35,7 @@ RELEVANCE_SECONDS = 0.3
 # Terms counted one by one to explain an empty answer (the language allows 20; the first few say enough).
 MAX_COUNTED_TERMS = 8
 _DECISION_COLUMNS = """SELECT c.doc_num, c.doc_id, c.court, c.date, c.date_text, c.case_number, c.case_name,
-    t.packed"""
+    c.searched_chars, t.packed"""
 
 
 class CaseIndex:
@@ -241,10 +241,23 @@ class CaseIndex:
 
     def _rows(self, sql: str, parameters: list[object]) -> list[Decision]:
         decisions = []
-        for doc_num, doc_id, court, day, day_text, number, name, packed in self.con.execute(sql, parameters).fetchall():
+        for number, doc_id, court, day, day_text, case_number, name, searched_chars, packed in self.con.execute(
+            sql, parameters
+        ).fetchall():
             texts = unpacked(packed)
             decisions.append(
-                Decision(doc_num, doc_id, court, day, day_text, number, name, texts.main_text, texts.facts_and_reasons)
+                Decision(
+                    number,
+                    doc_id,
+                    court,
+                    day,
+                    day_text,
+                    case_number,
+                    name,
+                    texts.main_text,
+                    texts.facts_and_reasons,
+                    searched_chars,
+                )
             )
         return decisions
 

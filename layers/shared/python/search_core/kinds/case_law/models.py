@@ -67,6 +67,8 @@ class Decision:
     case_name: str | None
     main_text: str | None
     facts_and_reasons: str | None
+    # How many characters of the 主文 followed by 事実及び理由 are searched (prepare.searched_length); None: all.
+    searched_chars: int | None = None
 
     @cached_property
     def full_text(self) -> str:
@@ -83,13 +85,21 @@ class Decision:
     def regions(self) -> dict[str, tuple[int, int]]:
         """Where the parts the court wrote lie in `full_text`, by name (事件名 is not in it): a term is found only
         there, never in the headings this text adds (主文, 事実及び理由)."""
+        main, reasons = len(self.main_text or ""), len(self.facts_and_reasons or "")
+        if self.searched_chars is not None:
+            main, reasons = min(main, self.searched_chars), min(reasons, max(self.searched_chars - main, 0))
         main_start = len(_MAIN_HEADING)
-        main_end = main_start + len(self.main_text or "")
-        reasons_start = main_end + len(_REASONS_HEADING)
-        return {
-            "主文": (main_start, main_end),
-            "事実及び理由": (reasons_start, reasons_start + len(self.facts_and_reasons or "")),
-        }
+        reasons_start = main_start + len(self.main_text or "") + len(_REASONS_HEADING)
+        return {"主文": (main_start, main_start + main), "事実及び理由": (reasons_start, reasons_start + reasons)}
+
+    @property
+    def searched_until(self) -> int | None:
+        """Where searching this decision stops in `full_text` (None: it is searched to its end): past it, its text is
+        read but no term is looked for."""
+        if self.searched_chars is None:
+            return None
+        main, reasons = self.regions.values()
+        return reasons[1] if reasons[1] > reasons[0] else main[1]
 
     def full_offset(self, body_offset: int) -> int:
         """Where a place in `body` is in `full_text`.

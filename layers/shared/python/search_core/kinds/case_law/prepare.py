@@ -21,6 +21,8 @@ from __future__ import annotations
 
 import os
 import time
+import unicodedata
+from bisect import bisect_right
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from itertools import islice
@@ -50,14 +52,23 @@ from search_core.kinds.case_law.texts import packed, searched_utf8
 # only between digits of one kind, old formal numerals and 圓, no citation unit that begins a word or numbers a case;
 # 10: a sum's part after a larger unit written with its four places (1億0200万円); 11: a unit after a bracket keyed
 # as cited after what precedes the bracket too (民法(…)第709条), and 号 after a case's bracket never (a case's number);
-# 12: where the normalised 主文 lies in the searched text (cases.main_at, main_length).
-FORMAT_VERSION = "12"
+# 12: where the normalised 主文 lies in the searched text (cases.main_at, main_length); 13: a decision is searched
+# up to MAX_SEARCHED_CHARS (cases.searched_chars).
+FORMAT_VERSION = "13"
 SEARCHED_COLUMNS = ("doc_id", "court", "date", "case_number", "case_name", "main_text", "facts_and_reasons")
 # Keywords never hold whitespace, so joining the columns with a newline never creates a false match across them.
 COLUMN_SEPARATOR = "\n"
 _BATCH = 200
 _GRAM_CHUNK = 2000  # decisions whose pairs are gathered before they join the sets (bounds the lists held)
 _GRAM_ROWS = 50_000  # grams written per statement
+# How much of a decision's 主文 and 事実及び理由, once normalised, is searched: several times the longest judgments
+# read here (180,000 to 310,000 characters), it bounds the time and memory preparing one decision takes
+# (scripts/bench_hostile_cases.py measures it), so no decision can exhaust a function that prepares a raw file. The
+# rest stays readable; answers showing such a decision say where searching stops.
+MAX_SEARCHED_CHARS = 2_000_000
+# Normalising (NFKC) lengthens a character at most eighteenfold (ﷺ): a body this short is never past the bound.
+_LONGEST_NFKC = 18
+_MEASURED_SLICE = 65_536
 
 # The stages, in order, as a Progress is told them; each counts decisions, but writing the index counts grams.
 STAGES = ("reading decisions", "numbering decisions", "indexing decisions", "writing index grams", "saving decisions")
@@ -65,7 +76,8 @@ READING, NUMBERING, INDEXING, WRITING_INDEX, SAVING = STAGES
 
 _STAGED = """CREATE TEMP TABLE staged (
     doc_id VARCHAR, court VARCHAR, court_canonical VARCHAR, date DATE, date_text VARCHAR, case_number VARCHAR,
-    case_name VARCHAR, source_url VARCHAR, has_main_text BOOLEAN, main_at INTEGER, main_length INTEGER, texts BLOB)"""
+    case_name VARCHAR, source_url VARCHAR, has_main_text BOOLEAN, main_at INTEGER, main_length INTEGER,
+    searched_chars INTEGER, texts BLOB)"""
 
 
 class Progress(Protocol):
@@ -86,11 +98,19 @@ class PreparedStats:
     skipped: int
     grams: int
     seconds: float
+    searched_in_part: int = 0  # decisions past MAX_SEARCHED_CHARS
 
 
-def prepare(source: Path, target: Path, threads: int | None = None, progress: Progress = no_progress) -> PreparedStats:
+def prepare(
+    source: Path,
+    target: Path,
+    threads: int | None = None,
+    progress: Progress = no_progress,
+    searched_chars: int = MAX_SEARCHED_CHARS,
+) -> PreparedStats:
     """Convert `source` into a prepared DuckDB file at `target` (written whole, then renamed into place), telling
-    `progress` each stage of STAGES as it goes (100,000 decisions take ~20 minutes)."""
+    `progress` each stage of STAGES as it goes (100,000 decisions take ~20 minutes). A decision is searched up to
+    `searched_chars` normalised characters of its 主文 and 事実及び理由."""
     started = time.monotonic()
     partial = target.with_name(target.name + ".partial")
     partial.unlink(missing_ok=True)
@@ -98,7 +118,7 @@ def prepare(source: Path, target: Path, threads: int | None = None, progress: Pr
     try:
         con.execute("SET enable_progress_bar = false")
         con.execute(_STAGED)
-        staged, skipped = _stage(con, read_decisions(source), counted_rows(source), progress)
+        staged, skipped = _stage(con, read_decisions(source), counted_rows(source), progress, searched_chars)
         progress(NUMBERING, 0, staged)
         _number_decisions(con)
         progress(NUMBERING, staged, staged)
@@ -107,13 +127,14 @@ def prepare(source: Path, target: Path, threads: int | None = None, progress: Pr
         con.execute("CREATE TABLE meta AS SELECT ? AS format_version, ? AS decisions", [FORMAT_VERSION, staged])
         con.execute("CHECKPOINT")
         progress(SAVING, staged, staged)
+        in_part = con.execute("SELECT count(*) FROM cases WHERE searched_chars IS NOT NULL").fetchall()[0][0]
     except BaseException:
         con.close()
         partial.unlink(missing_ok=True)  # a preparation that fails leaves nothing behind (red team)
         raise
     con.close()
     os.replace(partial, target)
-    return PreparedStats(staged, skipped, grams, time.monotonic() - started)
+    return PreparedStats(staged, skipped, grams, time.monotonic() - started, in_part)
 
 
 def search_text(row: dict[str, Any]) -> str:
@@ -123,6 +144,47 @@ def search_text(row: dict[str, Any]) -> str:
 
 def _searched_pieces(row: dict[str, Any]) -> list[str]:
     return [normalize(row[c] or "") for c in SEARCHED_COLUMNS]
+
+
+def searched_length(main_text: str, facts_and_reasons: str, bound: int = MAX_SEARCHED_CHARS) -> int | None:
+    """How many characters of the 主文 followed by 事実及び理由 (as written) are searched: None for all of them, else
+    the most whose NFKC form stays within `bound` characters (measured a slice at a time, so a body of any length
+    costs no more than the bound).
+
+    >>> searched_length("主文", "理由" * 10, bound=5), searched_length("主文", "理由", bound=5)
+    (5, None)
+    """
+    body_length = len(main_text) + len(facts_and_reasons)
+    if body_length * _LONGEST_NFKC <= bound:
+        return None
+    room = bound
+    for start in range(0, body_length, _MEASURED_SLICE):
+        piece = _body_slice(main_text, facts_and_reasons, start, start + _MEASURED_SLICE)
+        grown = len(unicodedata.normalize("NFKC", piece))
+        if grown > room:
+            return (
+                start
+                + bisect_right(range(len(piece) + 1), room, key=lambda n: len(unicodedata.normalize("NFKC", piece[:n])))
+                - 1
+            )
+        room -= grown
+    return None
+
+
+def _body_slice(main_text: str, facts_and_reasons: str, start: int, end: int) -> str:
+    """Characters start to end of the 主文 followed by 事実及び理由, without joining the two whole."""
+    main = len(main_text)
+    return main_text[start:end] + facts_and_reasons[max(start - main, 0) : max(end - main, 0)]
+
+
+def _searched_row(row: dict[str, Any], bound: int) -> tuple[dict[str, Any], int | None]:
+    """The decision as it is searched: its 主文 and 事実及び理由 cut where searching stops (searched_length), and
+    where that is (None: nowhere)."""
+    main, reasons = row["main_text"] or "", row["facts_and_reasons"] or ""
+    kept = searched_length(main, reasons, bound)
+    if kept is None:
+        return row, None
+    return {**row, "main_text": main[:kept], "facts_and_reasons": reasons[: max(kept - len(main), 0)]}, kept
 
 
 def _main_span(pieces: list[str]) -> tuple[int, int]:
@@ -137,7 +199,11 @@ def _main_span(pieces: list[str]) -> tuple[int, int]:
 
 
 def _stage(
-    con: duckdb.DuckDBPyConnection, rows: Iterable[dict[str, Any]], total: int | None, progress: Progress
+    con: duckdb.DuckDBPyConnection,
+    rows: Iterable[dict[str, Any]],
+    total: int | None,
+    progress: Progress,
+    searched_chars: int,
 ) -> tuple[int, int]:
     """Every row normalised and packed into `staged`; how many decisions that makes, and how many rows were skipped
     (no doc_id, or a duplicate). `total`: the rows to read, if known."""
@@ -149,17 +215,18 @@ def _stage(
             if not (row["doc_id"] or "").strip():
                 skipped += 1
                 continue
-            values.append(_staged_values(row))
+            values.append(_staged_values(row, searched_chars))
         if values:
-            con.executemany("INSERT INTO staged VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", values)
+            con.executemany("INSERT INTO staged VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", values)
             staged += len(values)
     duplicates = staged - con.execute("SELECT count(DISTINCT doc_id) FROM staged").fetchall()[0][0]
     progress(READING, staged + skipped, staged + skipped)
     return staged - duplicates, skipped + duplicates
 
 
-def _staged_values(row: dict[str, Any]) -> tuple[Any, ...]:
-    pieces = _searched_pieces(row)
+def _staged_values(row: dict[str, Any], searched_chars: int) -> tuple[Any, ...]:
+    searched, kept = _searched_row(row, searched_chars)
+    pieces = _searched_pieces(searched)
     return (
         row["doc_id"].strip(),
         row["court"],
@@ -171,6 +238,7 @@ def _staged_values(row: dict[str, Any]) -> tuple[Any, ...]:
         row["source_url"],
         row["main_text"] is not None,
         *_main_span(pieces),
+        kept,
         packed(COLUMN_SEPARATOR.join(pieces), row["main_text"], row["facts_and_reasons"]),
     )
 
@@ -185,7 +253,7 @@ def _number_decisions(con: duckdb.DuckDBPyConnection) -> None:
     con.execute("DROP TABLE staged")
     con.execute(
         """CREATE TABLE cases AS SELECT doc_num, doc_id, court, court_canonical, date, date_text, case_number,
-        case_name, source_url, main_at, main_length FROM numbered ORDER BY doc_num"""
+        case_name, source_url, main_at, main_length, searched_chars FROM numbered ORDER BY doc_num"""
     )
     con.execute("CREATE UNIQUE INDEX cases_doc_id ON cases (doc_id)")
     con.execute("SET force_compression = 'uncompressed'")

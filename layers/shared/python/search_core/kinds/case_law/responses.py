@@ -9,7 +9,13 @@ from search_core.doors.responses import absent_when_none
 from search_core.kinds.case_law.overview import OVERVIEW_CHARS
 from search_core.kinds.case_law.passages import NEAR_CHARS
 from search_core.kinds.case_law.snippet import SCAN_CHARS
-from search_core.kinds.case_law.wording import MAIN_TEXT_CUT, PAGE_CHARS, PASSAGE_BEFORE, READ_TEXT
+from search_core.kinds.case_law.wording import (
+    MAIN_TEXT_CUT,
+    PAGE_CHARS,
+    PASSAGE_BEFORE,
+    READ_TEXT,
+    SEARCHED_UNTIL_DESCRIPTION,
+)
 
 
 class Passage(BaseModel):
@@ -60,6 +66,7 @@ class CaseHit(BaseModel):
         "収まる短い判決は "
         f"{READ_TEXT} を offset 0 で 1 回呼べば全部読めます"
     )
+    searched_until: int | None = absent_when_none(SEARCHED_UNTIL_DESCRIPTION)
 
 
 class TermCount(BaseModel):
@@ -95,6 +102,7 @@ class CaseTextResponse(BaseModel):
     offset: int
     next_offset: int | None = Field(description="続きを読むときの offset。最後まで読んだら null")
     total_chars: int
+    searched_until: int | None = absent_when_none(SEARCHED_UNTIL_DESCRIPTION)
 
 
 class CasePassagesResponse(BaseModel):
@@ -104,6 +112,7 @@ class CasePassagesResponse(BaseModel):
     case_number: str | None
     case_name: str | None
     total_chars: int
+    searched_until: int | None = absent_when_none(SEARCHED_UNTIL_DESCRIPTION)
     hits: int = Field(
         description="判決全体で見つかった数（すべて数えた正確な数。全ページの各箇所の count の合計）。each では語"
         "ごとの出現回数の合計（同じ位置に 2 語が重なればそれぞれ数える）。near・sentence では語が揃うまとまり"

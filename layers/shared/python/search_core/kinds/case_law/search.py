@@ -48,6 +48,7 @@ from search_core.kinds.case_law.wording import (
     RELEVANCE,
     SEARCH,
     SENTENCE,
+    searched_in_part,
 )
 from search_core.observability import logger, metrics
 from search_core.settings import Settings
@@ -148,6 +149,7 @@ class CaseSearch:
             )
         shown = [passage(full, hit).model_dump() for hit in found.first]
         message = outside_the_text(terms, decision.regions, expression.name) or _nowhere(found.total, keywords)
+        message = " ".join(filter(None, (message, searched_in_part(decision.searched_until is not None, one=True)))) or None
         fitted, _ = fit_rows(shown, lambda r: passages_body(decision, full, found, r, message).model_dump(), budget)
         return passages_body(decision, full, found, fitted, message)
 

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from search_core.engine.budget import BUDGET_BYTES
 from search_core.kinds.case_law.passages import NEAR_CHARS, OUTER_LAST, SHOWN_AFTER
+from search_core.kinds.case_law.prepare import MAX_SEARCHED_CHARS
 from search_core.kinds.case_law.terms import FIELDS
 
 DEFAULT_LIMIT = 5
@@ -127,3 +128,17 @@ HEADING_DESCRIPTION = (
     "または見出しの語（当裁判所の判断、争点2）。間の階層は省けます。最初に当てはまる見出しから読みます（その部分の"
     "終わりでは止まらず、ページの長さまで続きます。続きは next_offset）"
 )
+SEARCHED_UNTIL_DESCRIPTION = (
+    f"非常に長い判決だけにある: 語を探すのは全文のこの位置（offset）まで（主文と事実及び理由の先頭から、正規化して "
+    f"{MAX_SEARCHED_CHARS:,} 字）。この位置より後も {READ_TEXT} で読めますが、{SEARCH}・{FIND_IN_CASE} の語では"
+    "見つかりません"
+)
+
+
+def searched_in_part(decisions: int, one: bool = False) -> str | None:
+    """What the agent reads when an answer shows `decisions` searched only up to their searched_until (`one`: the
+    answer is about one decision)."""
+    if not decisions:
+        return None
+    which = "この判決は非常に長いため" if one else f"{decisions} 件は非常に長い判決のため"
+    return f"{which}、語を探したのは全文の searched_until の位置までです（その先は {READ_TEXT} で読めます）。"
