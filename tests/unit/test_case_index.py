@@ -15,7 +15,7 @@ from hypothesis import strategies as st
 from search_core.kinds.case_law.citations import Citation
 from search_core.kinds.case_law.courts import canonical_court
 from search_core.kinds.case_law.dates import date_span, parse_decision_date
-from search_core.kinds.case_law.index import CaseIndex, relevance
+from search_core.kinds.case_law.index import MAX_NAMED_WITHIN_FILTERS, CaseIndex, relevance
 from search_core.kinds.case_law.models import CaseMatches, CaseQuery
 from search_core.kinds.case_law.normalize import normalize, split_keywords
 from search_core.kinds.case_law.prepare import search_text
@@ -286,3 +286,15 @@ def test_a_confined_term_reads_the_main_text_normalised_when_prepared(index: Cas
         texts = unpacked(packed)
         assert texts.searched[at : at + length] == normalize(texts.main_text or ""), doc_id
     assert rows
+
+
+def test_an_empty_answer_names_the_few_decisions_its_filters_hold(index: CaseIndex) -> None:
+    # Given a court whose decisions are few, and a term none of them holds
+    within = ids(index, "", court="京都家裁")
+    assert 0 < len(within) <= MAX_NAMED_WITHIN_FILTERS
+    # When the term is searched within that court, Then the answer names exactly the court's decisions
+    answer = found(index, "存在しない言い回し", court="京都家裁")
+    assert answer.total == 0 and [doc_id for doc_id, _, _ in answer.within_filters] == within
+    # And a filter holding more than a few names none
+    assert len(ids(index, "", date_from=date(1900, 1, 1))) > MAX_NAMED_WITHIN_FILTERS
+    assert found(index, "存在しない言い回し", date_from=date(1900, 1, 1)).within_filters == ()

@@ -177,3 +177,11 @@ def test_a_search_without_terms_reads_no_text_for_its_snippets() -> None:
     started = time.perf_counter()
     assert snippet(text, ()) == (snippet(text[:1000], ())[0], 0, True)
     assert time.perf_counter() - started < 5  # a sanity bound; aligning 300,000 characters is what it avoids
+
+
+def test_an_empty_answer_names_the_decisions_within_its_filters_by_doc_id() -> None:
+    query = CaseQuery(parse("損害"), 5, court="京都家庭裁判所")
+    found = CaseMatches([], 0, True, filtered_total=1, within_filters=(("H01-0108-K", date(1989, 1, 8), "親権"),))
+    message = str(search_body([], found, None, query).message)
+    assert "court・日付の条件を満たす判決は 1 件あります（doc_id H01-0108-K：1989-01-08 親権。" in message
+    assert "findInCase・readCaseText" in message

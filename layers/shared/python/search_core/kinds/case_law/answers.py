@@ -197,8 +197,19 @@ def _no_hits(found: CaseMatches, query: CaseQuery) -> str:
         return NO_HITS + "court・日付の条件だけで 0 件です（語によらず該当はありません）。" + _court_span(found)
     parts = [NO_HITS, *_terms_missing(found, query)]
     if found.filtered_total is not None:
-        parts.append(f"court・日付の条件を満たす判決は {found.filtered_total} 件あります。")
+        parts.append(f"court・日付の条件を満たす判決は {found.filtered_total} 件あります{_named(found)}。")
     return "".join(parts)
+
+
+def _named(found: CaseMatches) -> str:
+    """The few decisions the filters hold, for the agent to read at once (agent frame: a call spent listing them)."""
+    if not found.within_filters:
+        return ""
+    named = "、".join(
+        f"doc_id {doc_id[:100]}：{day.isoformat() if day else '判決日なし'} {_name(name) or ''}".rstrip()
+        for doc_id, day, name in found.within_filters
+    )
+    return f"（{named}。語を外すか、doc_id を {FIND_IN_CASE}・{READ_TEXT} に渡して確かめられます）"
 
 
 def _terms_missing(found: CaseMatches, query: CaseQuery) -> list[str]:

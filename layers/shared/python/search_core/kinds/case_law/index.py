@@ -34,6 +34,8 @@ COUNTING_SECONDS = 0.01
 RELEVANCE_SECONDS = 0.3
 # Terms counted one by one to explain an empty answer (the language allows 20; the first few say enough).
 MAX_COUNTED_TERMS = 8
+# When the filters hold this few decisions and the terms leave none, the empty answer names them.
+MAX_NAMED_WITHIN_FILTERS = 3
 _DECISION_COLUMNS = """SELECT c.doc_num, c.doc_id, c.court, c.date, c.date_text, c.case_number, c.case_name,
     c.searched_chars, t.packed"""
 
@@ -66,7 +68,16 @@ class CaseIndex:
         counts = {} if filtered == 0 else self._term_counts(query, deadline)
         span = self._court_span(query) if filtered == 0 and query.court and query.dated else None
         excluded = self._without_excluded(query, deadline)
-        return CaseMatches(decisions, 0, exact, counts, filtered, excluded, undated, span)
+        named = self._named(query) if filtered and filtered <= MAX_NAMED_WITHIN_FILTERS else ()
+        return CaseMatches(decisions, 0, exact, counts, filtered, excluded, undated, span, named)
+
+    def _named(self, query: CaseQuery) -> tuple[tuple[str, date | None, str | None], ...]:
+        """The decisions passing the filters (few), newest first: their doc_id, date and case name."""
+        rows = self.con.execute(
+            "SELECT doc_id, date, case_name FROM cases WHERE doc_num = ANY(?) ORDER BY doc_num",
+            [list(self._passing_filters(query))],
+        ).fetchall()
+        return tuple((doc_id, day, name) for doc_id, day, name in rows)
 
     def _court_span(self, query: CaseQuery) -> tuple[int, date | None, date | None]:
         """The decisions of the court asked for, dates aside: how many, and their first and last dates."""

@@ -51,6 +51,8 @@ class CaseMatches:
     undated: int | None = None
     # When the court and dates leave nothing: the court's decisions dates aside, and their first and last dates.
     court_span: tuple[int, date | None, date | None] | None = None
+    # When the filters hold a few decisions and the terms none of them: each one's doc_id, date and case name.
+    within_filters: tuple[tuple[str, date | None, str | None], ...] = ()
 
 
 _MAIN_HEADING, _REASONS_HEADING = "主文\n", "\n\n事実及び理由\n"

@@ -148,8 +148,11 @@ class CaseSearch:
                 )
             )
         shown = [passage(full, hit).model_dump() for hit in found.first]
-        message = outside_the_text(terms, decision.regions, expression.name) or _nowhere(found.total, keywords)
-        message = " ".join(filter(None, (message, searched_in_part(decision.searched_until is not None, one=True)))) or None
+        notes = (
+            outside_the_text(terms, decision.regions, expression.name) or _nowhere(found.total, keywords),
+            searched_in_part(decision.searched_until is not None, one=True),
+        )
+        message = " ".join(note for note in notes if note) or None
         fitted, _ = fit_rows(shown, lambda r: passages_body(decision, full, found, r, message).model_dump(), budget)
         return passages_body(decision, full, found, fitted, message)
 
