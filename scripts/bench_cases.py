@@ -7,7 +7,7 @@ and peak memory of preparing. Then, in one run:
 
 - the index, in a fresh process pinned to one CPU with the limits of a 1,769 MB function (one vCPU): cold load
   (open, then the first search) and its peak memory, then every query `--repeat` times (p50/p95), built and bounded
-  as the function does (kinds.case_law.search.case_query, the deadline of the default 5 s QUERY_TIMEOUT_SECONDS);
+  as the function does (kinds.case_law.service.case_query, the deadline of the default 5 s QUERY_TIMEOUT_SECONDS);
 - the same queries as a DuckDB scan (one thread) of a plain table of the normalised texts (and of the parts a term
   may be confined to: 主文, 事件名), newest first, checked with the same exact test, timed until its first five; the
   scan then runs to the end to count every match;
@@ -36,12 +36,12 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from tooling.case_corpus import write as write_corpus
 from tooling.local import LAYER, ROOT
 
-from search_core.kinds.case_law.courts import names_level
-from search_core.kinds.case_law.index import relevance
+from search_core.fulltext.terms import DateSpan, Phrase, Term
 from search_core.kinds.case_law.models import CaseQuery
-from search_core.kinds.case_law.prepare import FORMAT_VERSION
-from search_core.kinds.case_law.search import case_query
-from search_core.kinds.case_law.terms import DateSpan, Phrase, Term
+from search_core.kinds.case_law.service import case_query
+from search_core.kinds.case_law.store.build import FORMAT_VERSION
+from search_core.kinds.case_law.store.index import relevance
+from search_core.kinds.case_law.text.courts import names_level
 
 BUILD = ROOT / "build" / "bench"
 LIMIT = 5
@@ -87,8 +87,8 @@ t0 = time.perf_counter()
 sys.path.insert(0, {layer!r})
 from datetime import date
 from pathlib import Path
-from search_core.kinds.case_law.search import case_query
-from search_core.kinds.case_law.database import open_cases
+from search_core.kinds.case_law.service import case_query
+from search_core.kinds.case_law.store.database import open_cases
 from search_core.engine.limits import QueryLimits
 from search_core.storage.cache import LocalCopy
 limits = QueryLimits.for_function({memory_mb}, 5.0)  # the function's default QUERY_TIMEOUT_SECONDS
@@ -123,7 +123,7 @@ PREPARE = """
 import json, sys, time
 sys.path.insert(0, {layer!r})
 from pathlib import Path
-from search_core.kinds.case_law.prepare import prepare
+from search_core.kinds.case_law.store.build import prepare
 stats = prepare(Path({raw!r}), Path({target!r}))
 rss = next(int(l.split()[1]) for l in open("/proc/self/status") if l.startswith("VmHWM:")) / 1024
 print(json.dumps({{"seconds": stats.seconds, "grams": stats.grams, "peak_rss_mb": rss}}))
@@ -157,11 +157,11 @@ def reference(raw: Path) -> Path:
     """A plain DuckDB table of the normalised texts: what a scan without the index has to read."""
     import duckdb
 
-    from search_core.kinds.case_law.courts import canonical_court
-    from search_core.kinds.case_law.dates import parse_decision_date
-    from search_core.kinds.case_law.normalize import normalize
-    from search_core.kinds.case_law.prepare import search_text
-    from search_core.kinds.case_law.source import read_decisions
+    from search_core.fulltext.dates import parse_decision_date
+    from search_core.fulltext.normalize import normalize
+    from search_core.kinds.case_law.store.build import search_text
+    from search_core.kinds.case_law.store.exports import read_decisions
+    from search_core.kinds.case_law.text.courts import canonical_court
 
     path = raw.with_suffix(f".reference.parts.v{FORMAT_VERSION}.duckdb")  # with the parts a term may be confined to
     if path.exists():

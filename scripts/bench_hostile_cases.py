@@ -5,7 +5,7 @@
 Prepared once (under build/bench/hostile/): twenty decisions of ~310,000 characters dense with sums, dates and
 citations; one whose 主文 holds 10 million characters; one of 5 million half-width kana in lines of 1,000, which NFKC
 must rewrite (red team 8 read findInCase's headings there for 11 s). Each request is made as the function makes it
-(kinds.case_law.search.CaseSearch with the default 5 s QUERY_TIMEOUT_SECONDS and a 3,008 MB function's limits),
+(kinds.case_law.service.CaseSearch with the default 5 s QUERY_TIMEOUT_SECONDS and a 3,008 MB function's limits),
 `--repeat` times; the table gives the median, and the answer or the message it stopped with, the only other outcome
 allowed: a request never runs past its deadline. Then one decision of growing length, dense with sums, is prepared
 alone in a child process: its time and peak memory stop growing at the bound on what is searched (MAX_SEARCHED_CHARS).
@@ -31,8 +31,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from tooling.local import ROOT
 
 from search_core.errors import SearchError
-from search_core.kinds.case_law.prepare import MAX_SEARCHED_CHARS
-from search_core.kinds.case_law.search import CaseSearch
+from search_core.kinds.case_law.service import CaseSearch
+from search_core.kinds.case_law.store.build import MAX_SEARCHED_CHARS
 from search_core.settings import Settings
 
 BUILD = ROOT / "build" / "bench" / "hostile"
@@ -99,7 +99,7 @@ PREPARED_LENGTHS = (300_000, 3_000_000, 30_000_000)
 _PREPARE_ALONE = """
 import resource, sys, time
 from pathlib import Path
-from search_core.kinds.case_law.prepare import prepare
+from search_core.kinds.case_law.store.build import prepare
 started = time.perf_counter()
 stats = prepare(Path(sys.argv[1]), Path(sys.argv[2]))
 print(time.perf_counter() - started, resource.getrusage(resource.RUSAGE_SELF).ru_maxrss, stats.searched_in_part)

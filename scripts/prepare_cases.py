@@ -16,7 +16,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from tooling.progress import StageProgress
 
-from search_core.kinds.case_law.prepare import MAX_SEARCHED_CHARS, prepare
+from search_core.kinds.case_law.store.build import MAX_SEARCHED_CHARS, prepare
 
 
 def main(argv: list[str] | None = None) -> None:

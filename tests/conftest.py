@@ -36,8 +36,8 @@ from search_core.datasets.spec import DatasetSpec
 from search_core.engine.limits import QueryLimits
 from search_core.engine.loading import load_dataset
 from search_core.engine.sandbox import open_sandbox
-from search_core.kinds.case_law.database import open_cases
-from search_core.kinds.case_law.index import CaseIndex
+from search_core.kinds.case_law.store.database import open_cases
+from search_core.kinds.case_law.store.index import CaseIndex
 from search_core.safety.policy import QueryPolicy
 from search_core.storage import s3 as s3_storage
 from search_core.storage.cache import LocalCopy

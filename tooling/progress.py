@@ -5,7 +5,7 @@ as it ends, with its count and seconds.
     with StageProgress() as progress:
         prepare(source, target, progress=progress)
 
-The layer's `prepare` only calls a Progress (search_core/kinds/case_law/prepare.py), so Lambda never imports tqdm.
+The layer's `prepare` only calls a Progress (search_core/kinds/case_law/store/build.py), so Lambda never imports tqdm.
 """
 
 from __future__ import annotations

@@ -11,7 +11,7 @@ from tooling import DATA_DIR
 
 from search_core.catalogue import ACTION_GROUPS, ActionGroup, CaseLaw, SqlTable
 from search_core.datasets.spec import DatasetSpec
-from search_core.kinds.case_law.prepare import Progress, no_progress, prepare
+from search_core.kinds.case_law.store.build import Progress, no_progress, prepare
 from search_core.kinds.sql_table.publish import prepare_upload, upload
 from search_core.storage import s3
 

@@ -8,10 +8,11 @@ from typing import Annotated, Literal
 
 from aws_lambda_powertools.event_handler.openapi.params import Body, Query
 
-from search_core.doors.bedrock import ActionGroupFunction, body_budget_of, create_app, responses
-from search_core.kinds.case_law import wording as spec
+from search_core.doors.bedrock import body_budget_of, create_app, responses
+from search_core.doors.dispatch import ActionGroupFunction
+from search_core.kinds.case_law import descriptions as spec
 from search_core.kinds.case_law.responses import CasePassagesResponse, CaseSearchResponse, CaseTextResponse
-from search_core.kinds.case_law.search import CaseSearch
+from search_core.kinds.case_law.service import CaseSearch
 
 app = create_app()
 NOT_FOUND = "操作または判決が見つからない"

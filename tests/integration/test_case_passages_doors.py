@@ -8,8 +8,8 @@ from collections.abc import Iterator
 import pytest
 from tooling.doors import DOORS, Door, reply_of
 
-from search_core.kinds.case_law.source import read_decisions
-from search_core.kinds.case_law.wording import FIND_IN_CASE, READ_TEXT, SEARCH
+from search_core.kinds.case_law.descriptions import FIND_IN_CASE, READ_TEXT, SEARCH
+from search_core.kinds.case_law.store.exports import read_decisions
 from tests.conftest import DATA_DIR, serving
 
 LONG = "R05-0930-LONG"

@@ -12,8 +12,8 @@ import pytest
 
 from search_core.doors.responses import response_bytes
 from search_core.engine.budget import BUDGET_BYTES
-from search_core.kinds.case_law.courts import canonical_court
-from search_core.kinds.case_law.source import read_decisions
+from search_core.kinds.case_law.store.exports import read_decisions
+from search_core.kinds.case_law.text.courts import canonical_court
 from tests.conftest import DATA_DIR, LambdaContext, body_of, load_event, status_of
 
 
@@ -208,7 +208,7 @@ def test_unknown_doc_id_is_404(cases_fn: ModuleType) -> None:
 def test_a_prepared_duckdb_file_is_used_as_it_is(
     load_function: Callable[..., ModuleType], aws: Any, cases_bucket: str, tmp_path: Path
 ) -> None:
-    from search_core.kinds.case_law.prepare import prepare
+    from search_core.kinds.case_law.store.build import prepare
 
     prepared = tmp_path / "cases.duckdb"
     prepare(DATA_DIR / "cases.db", prepared)

@@ -15,8 +15,8 @@ from tooling.doors import DOORS, Door, reply_of
 
 from search_core.doors.responses import response_bytes
 from search_core.engine.budget import BUDGET_BYTES
-from search_core.kinds.case_law.source import COLUMNS, read_decisions
-from search_core.kinds.case_law.wording import FIND_IN_CASE, SEARCH
+from search_core.kinds.case_law.descriptions import FIND_IN_CASE, SEARCH
+from search_core.kinds.case_law.store.exports import COLUMNS, read_decisions
 from tests.conftest import DATA_DIR, LambdaContext, body_of, load_event, sample_functions, serving, status_of
 
 CASES = [json.loads(line) for line in (Path(__file__).parents[1] / "attacks" / "redteam_cases.jsonl").open()]

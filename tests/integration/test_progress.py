@@ -14,8 +14,8 @@ import pytest
 from tooling import ROOT
 from tooling.progress import StageProgress
 
-from search_core.kinds.case_law.prepare import INDEXING, READING, STAGES, WRITING_INDEX, prepare
-from search_core.kinds.case_law.source import read_decisions
+from search_core.kinds.case_law.store.build import INDEXING, READING, STAGES, WRITING_INDEX, prepare
+from search_core.kinds.case_law.store.exports import read_decisions
 from tests.conftest import DATA_DIR, write_export
 
 SAMPLE = DATA_DIR / "cases.db"

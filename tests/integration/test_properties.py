@@ -29,15 +29,16 @@ from search_core.catalogue import ACTION_GROUPS, SQL_TABLES
 from search_core.doors.responses import response_bytes
 from search_core.doors.tools import tools_of
 from search_core.engine.budget import BUDGET_BYTES
-from search_core.kinds.case_law.amounts import amount_keys
-from search_core.kinds.case_law.citations import citation_keys
-from search_core.kinds.case_law.grams import grams_of, needed_grams
-from search_core.kinds.case_law.index import CaseIndex, relevance
+from search_core.fulltext.amounts import amount_keys
+from search_core.fulltext.citations import citation_keys
+from search_core.fulltext.expression import Expression
+from search_core.fulltext.grams import grams_of, needed_grams
+from search_core.fulltext.normalize import normalize
+from search_core.fulltext.places import occurrences, outer_places
+from search_core.kinds.case_law.language import parse
 from search_core.kinds.case_law.models import CaseQuery, Decision
-from search_core.kinds.case_law.normalize import normalize
-from search_core.kinds.case_law.passages import occurrences, outer_places
-from search_core.kinds.case_law.prepare import search_text
-from search_core.kinds.case_law.query import Expression, parse
+from search_core.kinds.case_law.store.build import search_text
+from search_core.kinds.case_law.store.index import CaseIndex, relevance
 from tests.conftest import LambdaContext, load_event, opened_cases, sample_functions, serving, write_export
 
 # The examples run against the bundled sample data; CI can raise the counts with HYPOTHESIS_EXAMPLES.

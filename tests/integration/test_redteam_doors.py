@@ -15,7 +15,7 @@ from tooling.doors import Door, reply_of
 
 from search_core.doors.responses import response_bytes
 from search_core.engine.budget import BUDGET_BYTES
-from search_core.kinds.case_law.wording import FIND_IN_CASE, READ_TEXT, SEARCH
+from search_core.kinds.case_law.descriptions import FIND_IN_CASE, READ_TEXT, SEARCH
 from tests.conftest import serving
 
 ATTACKS = Path(__file__).parents[1] / "attacks"

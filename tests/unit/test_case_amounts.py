@@ -1,5 +1,5 @@
 """A keyword that is a sum in yen finds that sum in every writing decisions use, and never a larger number that
-contains it (kinds/case_law/amounts.py)."""
+contains it (fulltext/amounts.py)."""
 
 from __future__ import annotations
 
@@ -11,18 +11,18 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from search_core.kinds.case_law.amounts import Amount, AmountRange, amount_keys, sums_read, written_sums
-from search_core.kinds.case_law.citations import Citation
-from search_core.kinds.case_law.dates import parse_decision_date
-from search_core.kinds.case_law.index import CaseIndex
+from search_core.fulltext.amounts import Amount, AmountRange, amount_keys, sums_read, written_sums
+from search_core.fulltext.citations import Citation
+from search_core.fulltext.dates import parse_decision_date
+from search_core.fulltext.normalize import normalize
+from search_core.fulltext.places import occurrences
+from search_core.fulltext.snippet import snippet
+from search_core.fulltext.terms import DateSpan, Phrase, Term
+from search_core.kinds.case_law.language import parse
 from search_core.kinds.case_law.models import CaseQuery
-from search_core.kinds.case_law.normalize import normalize
-from search_core.kinds.case_law.passages import occurrences
-from search_core.kinds.case_law.prepare import search_text
-from search_core.kinds.case_law.query import parse
-from search_core.kinds.case_law.snippet import snippet
-from search_core.kinds.case_law.source import read_decisions
-from search_core.kinds.case_law.terms import DateSpan, Phrase, Term
+from search_core.kinds.case_law.store.build import search_text
+from search_core.kinds.case_law.store.exports import read_decisions
+from search_core.kinds.case_law.store.index import CaseIndex
 from tests.conftest import opened_cases, write_export
 
 THREE_MILLION = [

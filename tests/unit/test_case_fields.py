@@ -12,14 +12,14 @@ import pytest
 
 from search_core.engine.limits import TRUNCATION_MARKER
 from search_core.errors import DataUnavailable
-from search_core.kinds.case_law.answers import identity
-from search_core.kinds.case_law.database import open_cases
-from search_core.kinds.case_law.index import CaseIndex
+from search_core.fulltext.normalize import normalize
+from search_core.fulltext.places import occurrences
+from search_core.kinds.case_law.descriptions import NAME_CHARS
+from search_core.kinds.case_law.language import parse
 from search_core.kinds.case_law.models import CaseQuery, Decision
-from search_core.kinds.case_law.normalize import normalize
-from search_core.kinds.case_law.passages import occurrences
-from search_core.kinds.case_law.query import parse
-from search_core.kinds.case_law.wording import NAME_CHARS
+from search_core.kinds.case_law.reading.answers import identity
+from search_core.kinds.case_law.store.database import open_cases
+from search_core.kinds.case_law.store.index import CaseIndex
 from search_core.storage.cache import LocalCopy
 from tests.conftest import DATA_DIR, TEST_LIMITS, opened_cases
 

@@ -12,17 +12,18 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from search_core.kinds.case_law.citations import Citation
-from search_core.kinds.case_law.courts import canonical_court
-from search_core.kinds.case_law.dates import date_span, parse_decision_date
-from search_core.kinds.case_law.index import MAX_NAMED_WITHIN_FILTERS, CaseIndex, relevance
+from search_core.fulltext.citations import Citation
+from search_core.fulltext.dates import date_span, parse_decision_date
+from search_core.fulltext.expression import Expression
+from search_core.fulltext.normalize import normalize, split_keywords
+from search_core.fulltext.packed import unpacked
+from search_core.fulltext.terms import Phrase
+from search_core.kinds.case_law.language import parse
 from search_core.kinds.case_law.models import CaseMatches, CaseQuery
-from search_core.kinds.case_law.normalize import normalize, split_keywords
-from search_core.kinds.case_law.prepare import search_text
-from search_core.kinds.case_law.query import Expression, parse
-from search_core.kinds.case_law.source import read_decisions
-from search_core.kinds.case_law.terms import Phrase
-from search_core.kinds.case_law.texts import unpacked
+from search_core.kinds.case_law.store.build import search_text
+from search_core.kinds.case_law.store.exports import read_decisions
+from search_core.kinds.case_law.store.index import MAX_NAMED_WITHIN_FILTERS, CaseIndex, relevance
+from search_core.kinds.case_law.text.courts import canonical_court
 from tests.conftest import DATA_DIR, opened_cases, write_export
 
 SAMPLE = DATA_DIR / "cases.db"

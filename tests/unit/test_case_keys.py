@@ -12,15 +12,15 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from search_core.errors import DataUnavailable
-from search_core.kinds.case_law.amounts import Amount, amount_keys
-from search_core.kinds.case_law.citations import Citation, citation_keys
-from search_core.kinds.case_law.database import open_cases
-from search_core.kinds.case_law.index import CaseIndex
+from search_core.fulltext.amounts import Amount, amount_keys
+from search_core.fulltext.citations import Citation, citation_keys
+from search_core.fulltext.normalize import normalize
+from search_core.fulltext.places import occurrences, outer_places
+from search_core.kinds.case_law.language import parse
 from search_core.kinds.case_law.models import CaseQuery
-from search_core.kinds.case_law.normalize import normalize
-from search_core.kinds.case_law.passages import occurrences, outer_places
-from search_core.kinds.case_law.prepare import FORMAT_VERSION, prepare, search_text
-from search_core.kinds.case_law.query import parse
+from search_core.kinds.case_law.store.build import FORMAT_VERSION, prepare, search_text
+from search_core.kinds.case_law.store.database import open_cases
+from search_core.kinds.case_law.store.index import CaseIndex
 from search_core.storage.cache import LocalCopy
 from tests.conftest import TEST_LIMITS, opened_cases, write_export
 

@@ -17,17 +17,17 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from tooling import LAYER
 
-from search_core.kinds.case_law.headings import (
+from search_core.fulltext.normalize import normalize
+from search_core.fulltext.places import NEAR_CHARS, SHOWN_AFTER, aligned, near_places, occurrences
+from search_core.fulltext.terms import Phrase
+from search_core.kinds.case_law.language import parse
+from search_core.kinds.case_law.text.headings import (
     LINES_READ_BACK,
     LINES_READ_FORWARD,
     heading_offset,
     heading_path,
     outline,
 )
-from search_core.kinds.case_law.normalize import normalize
-from search_core.kinds.case_law.passages import NEAR_CHARS, SHOWN_AFTER, aligned, near_places, occurrences
-from search_core.kinds.case_law.query import parse
-from search_core.kinds.case_law.terms import Phrase
 
 EXAMPLES = int(os.environ.get("HYPOTHESIS_EXAMPLES", "300"))
 JUDGMENT = (
@@ -309,10 +309,10 @@ def test_a_heading_path_costs_the_same_after_a_million_heading_lines() -> None:
 
 
 HOSTILE_TEXTS = """
-from search_core.kinds.case_law.amounts import written_sums
-from search_core.kinds.case_law.headings import heading_offset, heading_path, outline
-from search_core.kinds.case_law.normalize import normalize
-from search_core.kinds.case_law.passages import aligned
+from search_core.fulltext.amounts import written_sums
+from search_core.kinds.case_law.text.headings import heading_offset, heading_path, outline
+from search_core.fulltext.normalize import normalize
+from search_core.fulltext.places import aligned
 for text in (",,1" * 200_000, "一" * 4_000_000, ",1" * 1_000_000 + "円"):
     plain, starts = aligned(text)
     assert plain == normalize(text) and len(starts) == len(plain)

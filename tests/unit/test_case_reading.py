@@ -9,13 +9,13 @@ from typing import Any
 import pytest
 
 from search_core.engine.budget import embedded_bytes
-from search_core.kinds.case_law.answers import fit_hits, hit, late_snippets_note, search_body
+from search_core.fulltext.snippet import AFTER, BEFORE, SCAN_CHARS, snippet
+from search_core.fulltext.terms import Phrase
+from search_core.kinds.case_law.language import parse
 from search_core.kinds.case_law.models import CaseMatches, CaseQuery, Decision
-from search_core.kinds.case_law.overview import overview
-from search_core.kinds.case_law.pages import page_end
-from search_core.kinds.case_law.query import parse
-from search_core.kinds.case_law.snippet import AFTER, BEFORE, SCAN_CHARS, snippet
-from search_core.kinds.case_law.terms import Phrase
+from search_core.kinds.case_law.reading.answers import fit_hits, hit, late_snippets_note, search_body
+from search_core.kinds.case_law.reading.pages import page_end
+from search_core.kinds.case_law.text.overview import overview
 
 
 def test_snippet_shows_the_original_spelling_around_the_hit() -> None:
@@ -93,7 +93,7 @@ def test_a_short_text_is_one_page() -> None:
 
 
 def test_a_citation_keyword_is_shown_where_its_citation_is() -> None:
-    from search_core.kinds.case_law.query import parse
+    from search_core.kinds.case_law.language import parse
 
     text = "主文　請求を棄却する。" + "。" * 600 + "被告は民法第七百十五条の使用者責任を負う。" + "。" * 600
     cut, _, _ = snippet(text, parse("民法715条").positive_terms)

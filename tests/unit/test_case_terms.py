@@ -13,16 +13,17 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from search_core.kinds.case_law.citations import Citation
-from search_core.kinds.case_law.index import CaseIndex, relevance
+from search_core.fulltext.citations import Citation
+from search_core.fulltext.expression import Expression
+from search_core.fulltext.normalize import normalize
+from search_core.fulltext.places import occurrences
+from search_core.fulltext.snippet import snippet
+from search_core.fulltext.terms import DateSpan, PatternTerm, Phrase, Term
+from search_core.kinds.case_law.language import parse
 from search_core.kinds.case_law.models import CaseQuery
-from search_core.kinds.case_law.normalize import normalize
-from search_core.kinds.case_law.passages import occurrences
-from search_core.kinds.case_law.prepare import search_text
-from search_core.kinds.case_law.query import Expression, parse
-from search_core.kinds.case_law.snippet import snippet
-from search_core.kinds.case_law.source import read_decisions
-from search_core.kinds.case_law.terms import DateSpan, PatternTerm, Phrase, Term
+from search_core.kinds.case_law.store.build import search_text
+from search_core.kinds.case_law.store.exports import read_decisions
+from search_core.kinds.case_law.store.index import CaseIndex, relevance
 from tests.conftest import DATA_DIR, opened_cases
 
 SAMPLE = DATA_DIR / "cases.db"

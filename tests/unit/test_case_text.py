@@ -9,11 +9,11 @@ from hypothesis import given
 from hypothesis import strategies as st
 from pyroaring import BitMap
 
-from search_core.kinds.case_law.courts import canonical_court
-from search_core.kinds.case_law.dates import parse_decision_date
-from search_core.kinds.case_law.grams import loaded, stored
-from search_core.kinds.case_law.normalize import kanji_number, normalize, split_keywords
-from search_core.kinds.case_law.texts import StoredTexts, packed, searched_utf8, unpacked
+from search_core.fulltext.dates import parse_decision_date
+from search_core.fulltext.grams import loaded, stored
+from search_core.fulltext.normalize import kanji_number, normalize, split_keywords
+from search_core.fulltext.packed import StoredTexts, packed, searched_utf8, unpacked
+from search_core.kinds.case_law.text.courts import canonical_court
 
 
 @pytest.mark.parametrize("spelling", ["ＰＲＯＶＩＤＥＲ", "Provider", "provider", "PROVIDER"])

@@ -6,8 +6,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from search_core.kinds.case_law.normalize import normalize
-from search_core.kinds.case_law.query import parse
+from search_core.fulltext.normalize import normalize
+from search_core.kinds.case_law.language import parse
 
 _KANJI = "〇一二三四五六七八九"
 

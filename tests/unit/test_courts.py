@@ -8,9 +8,9 @@ from collections.abc import Iterator
 import duckdb
 import pytest
 
-from search_core.kinds.case_law.index import CaseIndex
-from search_core.kinds.case_law.prepare import prepare
-from search_core.kinds.case_law.search import case_query
+from search_core.kinds.case_law.service import case_query
+from search_core.kinds.case_law.store.build import prepare
+from search_core.kinds.case_law.store.index import CaseIndex
 from tests.conftest import write_export
 
 # One decision per court, named by doc_id; 大阪地裁 is stored abbreviated, as some sources write it.

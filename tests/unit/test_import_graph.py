@@ -76,6 +76,7 @@ SHELVES: list[tuple[str, ...]] = [
     ("worker",),
     ("datasets",),
     ("catalogue", "settings", "storage"),
+    ("fulltext",),
     ("doors",),
     ("kinds",),
 ]
@@ -83,8 +84,8 @@ SHELVES: list[tuple[str, ...]] = [
 
 def shelf_of(module: str) -> int:
     """
-    >>> shelf_of("search_core.worker.client"), shelf_of("search_core.kinds.case_law.index")
-    (4, 8)
+    >>> shelf_of("search_core.worker.client"), shelf_of("search_core.kinds.case_law.store.index")
+    (4, 9)
     """
     top = module.removeprefix("search_core.").split(".")[0]
     return next((level for level, names in enumerate(SHELVES) if top in names), -1)
@@ -105,8 +106,8 @@ def test_no_module_imports_from_a_shelf_above_its_own() -> None:
 
 
 def test_an_upward_import_is_found() -> None:
-    assert upward_imports({"search_core.engine.limits": {"search_core.kinds.sql_table.search"}}) == [
-        ("search_core.engine.limits", "search_core.kinds.sql_table.search")
+    assert upward_imports({"search_core.engine.limits": {"search_core.kinds.sql_table.service"}}) == [
+        ("search_core.engine.limits", "search_core.kinds.sql_table.service")
     ]
 
 
@@ -116,6 +117,36 @@ def test_the_engine_imports_nothing_about_datasets_or_kinds() -> None:
     assert "search_core.worker.process" in lower and "search_core.engine.sandbox" in lower
     reached = {target for name in lower for target in edges[name]}
     assert not {target for target in reached if target.split(".")[1] in ("datasets", "kinds", "doors", "catalogue")}
+
+
+def kind_of(module: str) -> str | None:
+    """
+    >>> kind_of("search_core.kinds.case_law.store.index"), kind_of("search_core.fulltext.terms")
+    ('case_law', None)
+    """
+    parts = module.split(".")
+    return parts[2] if len(parts) > 2 and parts[1] == "kinds" else None
+
+
+def imports_across_kinds(edges: dict[str, set[str]]) -> list[tuple[str, str]]:
+    return sorted(
+        (name, target)
+        for name, targets in edges.items()
+        for target in targets
+        if kind_of(name) and kind_of(target) and kind_of(name) != kind_of(target)
+    )
+
+
+def test_no_kind_imports_another_kind() -> None:
+    assert imports_across_kinds(graph()) == []
+    assert imports_across_kinds({"search_core.kinds.statutes.x": {"search_core.kinds.case_law.language"}}) != []
+
+
+def test_the_full_text_engine_knows_no_kind_and_no_door() -> None:
+    edges = graph()
+    engine = [name for name in edges if name.startswith("search_core.fulltext")]
+    assert "search_core.fulltext.expression" in engine
+    assert not {t for name in engine for t in edges[name] if t.split(".")[1] in ("kinds", "doors", "catalogue")}
 
 
 def test_the_cycle_finder_finds_a_cycle() -> None:

@@ -6,8 +6,8 @@ from dataclasses import dataclass, field
 from datetime import date
 from functools import cached_property
 
-from search_core.kinds.case_law.query import Expression
-from search_core.kinds.case_law.terms import Term
+from search_core.fulltext.expression import Expression
+from search_core.fulltext.terms import Term
 
 
 @dataclass(frozen=True)
@@ -36,7 +36,7 @@ class CaseQuery:
 @dataclass(frozen=True)
 class CaseMatches:
     """The matching decisions asked for, and how many match in all: exactly, or at least `total` when counting every
-    candidate would have outrun the counting budget (kinds/case_law/index.py)."""
+    candidate would have outrun the counting budget (kinds/case_law/store/index.py)."""
 
     decisions: list[Decision]
     total: int

@@ -6,16 +6,16 @@ from __future__ import annotations
 from pydantic import BaseModel, Field
 
 from search_core.doors.responses import absent_when_none
-from search_core.kinds.case_law.overview import OVERVIEW_CHARS
-from search_core.kinds.case_law.passages import NEAR_CHARS
-from search_core.kinds.case_law.snippet import SCAN_CHARS
-from search_core.kinds.case_law.wording import (
+from search_core.fulltext.places import NEAR_CHARS
+from search_core.fulltext.snippet import SCAN_CHARS
+from search_core.kinds.case_law.descriptions import (
     MAIN_TEXT_CUT,
     PAGE_CHARS,
     PASSAGE_BEFORE,
     READ_TEXT,
     SEARCHED_UNTIL_DESCRIPTION,
 )
+from search_core.kinds.case_law.text.overview import OVERVIEW_CHARS
 
 
 class Passage(BaseModel):

@@ -14,7 +14,8 @@ from aws_lambda_powertools.event_handler.openapi.params import Body, Query
 from search_core.catalogue import SQL_TABLES
 from search_core.doors.bedrock import ActionGroupFunction, body_budget_of, create_app, responses
 from search_core.kinds.sql_table.profile import DatasetProfile
-from search_core.kinds.sql_table.search import SqlSearch, SqlSearchResponse
+from search_core.kinds.sql_table.responses import SqlSearchResponse
+from search_core.kinds.sql_table.service import SqlSearch
 
 
 def sql_function(name: str) -> ActionGroupFunction:

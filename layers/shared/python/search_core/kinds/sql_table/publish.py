@@ -18,7 +18,7 @@ from pathlib import Path
 from search_core.catalogue import SQL_DATASETS
 from search_core.datasets.spec import DatasetSpec
 from search_core.engine.prepare import InvalidData, Prepared, prepare_table
-from search_core.kinds.sql_table.search import prepared_form
+from search_core.kinds.sql_table.service import prepared_form
 from search_core.storage import s3
 from search_core.storage.source import DataSource
 

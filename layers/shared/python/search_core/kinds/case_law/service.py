@@ -14,28 +14,10 @@ from search_core.engine.budget import BUDGET_BYTES, fit_rows
 from search_core.engine.limits import QueryLimits
 from search_core.engine.watchdog import WATCHDOG
 from search_core.errors import InvalidRequest, NotFound, QueryAborted, QueryFailed
-from search_core.kinds.case_law.answers import (
-    excluded_names,
-    fit_hits,
-    hit,
-    late_snippets_note,
-    outside_the_text,
-    page,
-    passage,
-    passages_body,
-    search_body,
-)
-from search_core.kinds.case_law.courts import canonical_court
-from search_core.kinds.case_law.database import FILE_NAME, open_cases
-from search_core.kinds.case_law.headings import heading_offset, heading_path, outline
-from search_core.kinds.case_law.index import CaseIndex
-from search_core.kinds.case_law.models import CaseQuery, Decision
-from search_core.kinds.case_law.normalize import normalize
-from search_core.kinds.case_law.pages import page_end
-from search_core.kinds.case_law.passages import Place, near_places, occurrences, outer_places
-from search_core.kinds.case_law.query import Expression, parse
-from search_core.kinds.case_law.responses import CasePassagesResponse, CaseSearchResponse, CaseTextResponse
-from search_core.kinds.case_law.wording import (
+from search_core.fulltext.expression import Expression
+from search_core.fulltext.normalize import normalize
+from search_core.fulltext.places import Place, near_places, occurrences, outer_places
+from search_core.kinds.case_law.descriptions import (
     DEFAULT_LIMIT,
     EACH,
     FIND_IN_CASE,
@@ -50,6 +32,25 @@ from search_core.kinds.case_law.wording import (
     SENTENCE,
     searched_in_part,
 )
+from search_core.kinds.case_law.language import parse
+from search_core.kinds.case_law.models import CaseQuery, Decision
+from search_core.kinds.case_law.reading.answers import (
+    excluded_names,
+    fit_hits,
+    hit,
+    late_snippets_note,
+    outside_the_text,
+    page,
+    passage,
+    passages_body,
+    search_body,
+)
+from search_core.kinds.case_law.reading.pages import page_end
+from search_core.kinds.case_law.responses import CasePassagesResponse, CaseSearchResponse, CaseTextResponse
+from search_core.kinds.case_law.store.database import FILE_NAME, open_cases
+from search_core.kinds.case_law.store.index import CaseIndex
+from search_core.kinds.case_law.text.courts import canonical_court
+from search_core.kinds.case_law.text.headings import heading_offset, heading_path, outline
 from search_core.observability import logger, metrics
 from search_core.settings import Settings
 from search_core.storage.cache import LocalCopy

@@ -8,19 +8,17 @@ from datetime import date
 from functools import cached_property, partial
 from typing import Any
 
-from pydantic import BaseModel, Field
-
-from search_core.advice.hints import ClockNote, ClockRange, EmptyAnswer, ValueHint
+from search_core.advice.hints import ClockNote, ClockRange, EmptyAnswer
 from search_core.catalogue import PREPARED_SUFFIX
 from search_core.datasets.clock import jst_now, jst_now_text
 from search_core.datasets.spec import DatasetSpec
-from search_core.doors.responses import absent_when_none
 from search_core.engine.budget import BUDGET_BYTES, embedded_bytes
 from search_core.engine.limits import MAX_ROWS, QueryLimits, sql_too_long
 from search_core.engine.quoting import quote_identifier
 from search_core.engine.table import TableSpec
 from search_core.errors import InvalidRequest, QueryAborted, QueryRejected
 from search_core.kinds.sql_table.profile import DatasetProfile, shape_profile
+from search_core.kinds.sql_table.responses import SqlSearchResponse
 from search_core.observability import logger, metrics
 from search_core.settings import Settings
 from search_core.storage.cache import LocalCopy, PreparedForm
@@ -42,19 +40,6 @@ _TRUNCATED_MESSAGE = (
     f"最初の {MAX_ROWS} 行だけです（または長い値を切りました）。全件数は count(*) で、続きは一意な ORDER BY を付けて"
     f" OFFSET {MAX_ROWS} で取得できます。"
 )
-
-
-class SqlSearchResponse(BaseModel):
-    results: list[dict[str, Any]] = Field(
-        description=f"結果の行（列名 → 値）。最大 {MAX_ROWS} 行。JSON の数値で正確に表せない数（2^53 を超える整数、"
-        "桁の多い DECIMAL）は文字列"
-    )
-    count: int = Field(description="返した行数")
-    truncated: bool = Field(description="行数の上限や応答サイズのために行や値を切り詰めたら true")
-    message: str | None = absent_when_none("切り詰めたときや該当がないときの説明と次の一手")
-    hints: list[ValueHint] | None = absent_when_none(
-        "0 件のとき: 条件で調べた列に実際にある値。その値で条件を書き直して再試行する"
-    )
 
 
 class SqlSearch:

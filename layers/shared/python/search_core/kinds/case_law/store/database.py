@@ -11,9 +11,9 @@ import duckdb
 from search_core.engine.limits import QueryLimits
 from search_core.engine.sandbox import open_sandbox
 from search_core.errors import DataUnavailable
-from search_core.kinds.case_law.index import CaseIndex
-from search_core.kinds.case_law.prepare import FORMAT_VERSION, prepare
-from search_core.kinds.case_law.source import file_kind
+from search_core.kinds.case_law.store.build import FORMAT_VERSION, prepare
+from search_core.kinds.case_law.store.exports import file_kind
+from search_core.kinds.case_law.store.index import CaseIndex
 from search_core.observability import logger
 from search_core.scrub import scrub_paths
 from search_core.storage.cache import LocalCopy

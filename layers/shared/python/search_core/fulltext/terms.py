@@ -3,7 +3,7 @@
 how it is named back to the agent. Nothing else asks which kind a term is, so a new kind is one class, and one line
 in query._KINDS that reads it from a keyword.
 
-Every term is read from a normalised keyword and compared with normalised text (kinds/case_law/normalize.py).
+Every term is read from a normalised keyword and compared with normalised text (fulltext/normalize.py).
 
 >>> month = DateSpan.read("平成31年4月")
 >>> month.holds("損害賠償", date(2019, 4, 30)), month.holds("平成31年4月の判決"), month.holds("損害賠償")
@@ -21,7 +21,7 @@ from typing import Protocol
 
 from pyroaring import BitMap
 
-from search_core.kinds.case_law.dates import date_span
+from search_core.fulltext.dates import date_span
 
 
 class DecisionIndex(Protocol):
@@ -192,10 +192,6 @@ class DateSpan(Phrase):
 
     def candidates(self, index: DecisionIndex) -> BitMap:
         return super().candidates(index) | index.decided_between(self.first, self.last)
-
-
-# The parts of a decision a term may be confined to, by the name an expression writes before a colon.
-FIELDS = ("主文", "事件名")
 
 
 @dataclass(frozen=True)

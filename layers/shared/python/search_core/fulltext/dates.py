@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 from datetime import date
 
-from search_core.kinds.case_law.normalize import normalize
+from search_core.fulltext.normalize import normalize
 
 # First Gregorian year of each era; era year N is first_year + N - 1.
 _ERAS = {"令和": 2019, "平成": 1989, "昭和": 1926, "大正": 1912, "明治": 1868}

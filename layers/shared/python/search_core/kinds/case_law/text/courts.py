@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import re
 
-from search_core.kinds.case_law.normalize import normalize
+from search_core.fulltext.normalize import normalize
 
 # The levels, by their full names; none occurs inside another (高等裁判所 is not in 最高裁判所).
 LEVELS = ("最高裁判所", "高等裁判所", "地方裁判所", "家庭裁判所", "簡易裁判所")

@@ -24,8 +24,8 @@ from heapq import merge
 from itertools import dropwhile
 from typing import TypeVar
 
-from search_core.kinds.case_law.normalize import branch_numbers, fold, numerals
-from search_core.kinds.case_law.terms import Term
+from search_core.fulltext.normalize import branch_numbers, fold, numerals
+from search_core.fulltext.terms import Term
 
 # A character with the marks NFKC composes into it (ｶﾞ → ガ, カ+U+3099 → ガ, jamo into a syllable) is folded as one;
 # every other character on its own.
@@ -191,7 +191,7 @@ def occurrences(
     Counting without keeping is cheap: 20 one-character terms over 300,000 characters (103,422 matches) take 9 ms,
     where normalising takes 250. Raises TimeoutError past `deadline` (time.monotonic).
 
-    >>> from search_core.kinds.case_law.query import parse
+    >>> from search_core.fulltext.expression import parse
     >>> found = occurrences("第七百九条と第1709条、709条", parse("709条").positive_terms, 1)
     >>> [(o.start, o.end, o.terms, o.count) for o in found.first], found.total, found.next_start
     ([(0, 17, ('709条',), 2)], 2, None)
@@ -220,7 +220,7 @@ def outer_places(
     judgment states a matter early (the claim, the issues) and ends with the court's own treatment of it, so a hit
     shows both without reading the decision. Raises TimeoutError past `deadline` (time.monotonic).
 
-    >>> from search_core.kinds.case_law.query import parse
+    >>> from search_core.fulltext.expression import parse
     >>> text = "争点は過失である。" + "あ" * 200 + "過失1。" + "い" * 200 + "過失2。" + "う" * 200 + "過失はない。"
     >>> places, total = outer_places(text, parse("過失").positive_terms)
     >>> [text[place.start : place.start + 5] for place in places], total
@@ -260,7 +260,7 @@ def near_places(
     the occurrences are read as a stream, so memory stays that of the text however many there are. Raises
     TimeoutError past `deadline` (time.monotonic).
 
-    >>> from search_core.kinds.case_law.query import parse
+    >>> from search_core.fulltext.expression import parse
     >>> text = "過失は争う。" + "あ" * 300 + "過失と損害の因果関係。損害"
     >>> found = near_places(text, parse("過失 損害").clauses, 5)
     >>> [(o.start, o.end, o.terms) for o in found.first], found.total

@@ -33,14 +33,14 @@ import duckdb
 from pyroaring import BitMap
 
 from search_core.engine.quoting import quote_identifier
-from search_core.kinds.case_law.amounts import amount_keys
-from search_core.kinds.case_law.citations import citation_keys
-from search_core.kinds.case_law.courts import canonical_court
-from search_core.kinds.case_law.dates import parse_decision_date
-from search_core.kinds.case_law.grams import grams_of, stored
-from search_core.kinds.case_law.normalize import normalize
-from search_core.kinds.case_law.source import counted_rows, read_decisions
-from search_core.kinds.case_law.texts import packed, searched_utf8
+from search_core.fulltext.amounts import amount_keys
+from search_core.fulltext.citations import citation_keys
+from search_core.fulltext.dates import parse_decision_date
+from search_core.fulltext.grams import grams_of, stored
+from search_core.fulltext.normalize import normalize
+from search_core.fulltext.packed import packed, searched_utf8
+from search_core.kinds.case_law.store.exports import counted_rows, read_decisions
+from search_core.kinds.case_law.text.courts import canonical_court
 
 # 3: numerals with 万, 億 and 兆 keep those units (三百万 → 300万, as decisions write it); 4: roaring bitmaps, and
 # each decision's texts in one zstd frame (texts.py); 5: the keys of citations and sums, and an Arabic digit

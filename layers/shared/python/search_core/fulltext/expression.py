@@ -4,7 +4,7 @@ or a year in any common writing (2019-04-30, 平成31年4月30日, 令和元年)
 
 OR binds tighter than the spaces around it, so `不法行為 損害賠償 OR 慰謝料` is 不法行為 AND (損害賠償 OR 慰謝料).
 Every term is normalised as the text is (full width, case, kanji numerals), so the language compares normal forms; a
-term citing an article (第709条) matches as a citation (kinds/case_law/citations.py).
+term citing an article (第709条) matches as a citation (fulltext/citations.py).
 
 >>> expression = parse('不法行為 損害賠償 OR 慰謝料 -控訴 "過失 相殺" -"上告 棄却"')
 >>> [[term.text for term in clause] for clause in expression.clauses], [term.text for term in expression.excluded]
@@ -15,14 +15,14 @@ from __future__ import annotations
 
 import re
 import unicodedata
-from collections.abc import Callable
+from collections.abc import Callable, Collection
 from dataclasses import dataclass, field
 from datetime import date
 
-from search_core.kinds.case_law.amounts import Amount, AmountRange
-from search_core.kinds.case_law.citations import Citation
-from search_core.kinds.case_law.normalize import normalize
-from search_core.kinds.case_law.terms import FIELDS, DateSpan, InField, Phrase, Term
+from search_core.fulltext.amounts import Amount, AmountRange
+from search_core.fulltext.citations import Citation
+from search_core.fulltext.normalize import normalize
+from search_core.fulltext.terms import DateSpan, InField, Phrase, Term
 
 _OR = {"OR", "|"}  # after NFKC, ｜ is |
 # After NFKC, the full-width minus is "-"; the minus sign and the hyphen are written for it too.
@@ -100,7 +100,8 @@ class Expression:
         (True, False)
         >>> parse("平成31年4月 損害").holds_in("損害", date(2019, 4, 30))
         True
-        >>> parse("主文:棄却").holds_in("理由 棄却", parts=lambda part: "認容する"), parse("主文：棄却").terms[0].text
+        >>> confined = parse("主文:棄却", fields=("主文",))
+        >>> confined.holds_in("理由 棄却", parts=lambda part: "認容する"), confined.terms[0].text
         (False, '主文:棄却')
         """
 
@@ -129,15 +130,16 @@ def _tokens(text: str) -> list[tuple[str, str, str]]:
     return tokens
 
 
-def _term(written: str) -> Term:
-    """The keyword as the first kind that reads it (a date, a month or a year; a citation), else as a phrase; with a
-    part's name and a colon before it (主文:棄却), confined to that part.
+def _term(written: str, fields: Collection[str] = ()) -> Term:
+    """The keyword as the first kind that reads it (a date, a month or a year; a citation), else as a phrase; with the
+    name of one of the `fields` and a colon before it (主文:棄却), confined to that part.
 
-    >>> [type(_term(keyword)).__name__ for keyword in ("令和元年", "民法709条", "損害賠償", "主文:棄却", "主文:")]
+    >>> keywords = ("令和元年", "民法709条", "損害賠償", "主文:棄却", "主文:")
+    >>> [type(_term(keyword, ("主文",))).__name__ for keyword in keywords]
     ['DateSpan', 'Citation', 'Phrase', 'InField', 'Phrase']
     """
     part, colon, rest = written.partition(":")
-    if colon and part in FIELDS and rest:
+    if colon and part in fields and rest:
         return InField(part, _unconfined_term(rest))
     return _unconfined_term(written)
 
@@ -160,8 +162,9 @@ def _as_written(keywords: str) -> dict[str, str]:
     return written
 
 
-def parse(keywords: str) -> Expression:
-    """The expression written in `keywords`; an unmatched quote, a lone `-` or a dangling OR are ordinary text.
+def parse(keywords: str, fields: Collection[str] = ()) -> Expression:
+    """The expression written in `keywords`, a term may be confined to one of `fields` (主文:棄却); an unmatched
+    quote, a lone `-` or a dangling OR are ordinary text.
 
     >>> [[term.text for term in parse(text).positive_terms] for text in ("-", "OR 判決 OR", '"a b', "a or b")]
     [['-'], ['判決'], ['"a', 'b'], ['a', 'or', 'b']]
@@ -192,7 +195,7 @@ def parse(keywords: str) -> Expression:
         written = normalize(term)
         if not written.strip():
             continue
-        read = _term(written)
+        read = _term(written, fields)
         names.setdefault(read, as_written.get(term, term))
         if negating:
             excluded.append(read)

@@ -7,9 +7,9 @@ model sees and the answers it gets say one thing.
 from __future__ import annotations
 
 from search_core.engine.budget import BUDGET_BYTES
-from search_core.kinds.case_law.passages import NEAR_CHARS, OUTER_LAST, SHOWN_AFTER
-from search_core.kinds.case_law.prepare import MAX_SEARCHED_CHARS
-from search_core.kinds.case_law.terms import FIELDS
+from search_core.fulltext.places import NEAR_CHARS, OUTER_LAST, SHOWN_AFTER
+from search_core.kinds.case_law.language import FIELDS
+from search_core.kinds.case_law.store.build import MAX_SEARCHED_CHARS
 
 DEFAULT_LIMIT = 5
 MAX_LIMIT = 20

@@ -31,7 +31,7 @@ from itertools import product
 
 from pyroaring import BitMap
 
-from search_core.kinds.case_law.terms import DecisionIndex, Term
+from search_core.fulltext.terms import DecisionIndex, Term
 
 _UNITS = (("兆", 10**12), ("億", 10**8), ("万", 10**4))
 _SIZES = dict(_UNITS) | {"": 1}

@@ -9,8 +9,8 @@ from __future__ import annotations
 import math
 import time
 
-from search_core.kinds.case_law.passages import aligned
-from search_core.kinds.case_law.terms import Term
+from search_core.fulltext.places import aligned
+from search_core.fulltext.terms import Term
 
 BEFORE = 40
 AFTER = 80
@@ -29,7 +29,7 @@ def snippet(text: str, terms: tuple[Term, ...], deadline: float = math.inf) -> t
     citation by its pattern), and where in `text` that hit begins; the opening (and 0) if none, or if `deadline`
     (time.monotonic()) passed before it was found (then the third value is False). Without terms, nothing is read.
 
-    >>> from search_core.kinds.case_law.query import parse
+    >>> from search_core.fulltext.expression import parse
     >>> snippet("主文 被告は、民法第七百九条に基づき賠償せよ。", parse("民法709条").positive_terms)
     ('主文 被告は、民法第七百九条に基づき賠償せよ。', 7, True)
     >>> snippet("主文 棄却する。", parse("棄却").positive_terms, deadline=0.0)

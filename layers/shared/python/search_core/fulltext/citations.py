@@ -38,7 +38,7 @@ from typing import NamedTuple
 
 from pyroaring import BitMap
 
-from search_core.kinds.case_law.terms import DecisionIndex, PatternTerm
+from search_core.fulltext.terms import DecisionIndex, PatternTerm
 
 # What after a unit makes it the start of a word (3条件 is three conditions, 3項目 three items, 甲第3号証 an
 # exhibit, 2号機 a machine: red team).

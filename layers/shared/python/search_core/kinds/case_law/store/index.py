@@ -13,13 +13,13 @@ from itertools import islice
 import duckdb
 from pyroaring import BitMap
 
-from search_core.kinds.case_law.courts import names_level
-from search_core.kinds.case_law.grams import loaded, needed_grams
+from search_core.fulltext.expression import Expression, Parts
+from search_core.fulltext.grams import loaded, needed_grams
+from search_core.fulltext.normalize import normalize
+from search_core.fulltext.packed import searched_utf8, unpacked
+from search_core.fulltext.terms import Term
 from search_core.kinds.case_law.models import CaseMatches, CaseQuery, Decision
-from search_core.kinds.case_law.normalize import normalize
-from search_core.kinds.case_law.query import Expression, Parts
-from search_core.kinds.case_law.terms import Term
-from search_core.kinds.case_law.texts import searched_utf8, unpacked
+from search_core.kinds.case_law.text.courts import names_level
 
 # Candidates are checked newest first in growing batches, so a common keyword stops after a few batches.
 _FIRST_BATCH = 32
@@ -289,7 +289,7 @@ def _exact_by_index(expression: Expression) -> bool:
     exactly (a phrase of one or two characters is its own one gram; a sum, or a citation such as 709条1項, has
     its keys), and nothing to exclude.
 
-    >>> from search_core.kinds.case_law.query import parse
+    >>> from search_core.fulltext.expression import parse
     >>> _exact_by_index(parse("損害 OR 賠償")), _exact_by_index(parse("損害賠償")), _exact_by_index(parse("1条"))
     (True, False, True)
     """
@@ -299,7 +299,7 @@ def _exact_by_index(expression: Expression) -> bool:
 def relevance(text: str, expression: Expression) -> float:
     """How much a decision is about the terms: their occurrences per 1,000 characters of its searched text.
 
-    >>> from search_core.kinds.case_law.query import parse
+    >>> from search_core.fulltext.expression import parse
     >>> relevance("損害" * 10 + "x" * 980, parse("損害"))
     10.0
     """

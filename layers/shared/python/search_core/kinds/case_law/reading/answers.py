@@ -9,27 +9,13 @@ from typing import Any
 
 from search_core.engine.budget import embedded_bytes, fit_rows
 from search_core.engine.limits import TRUNCATION_MARKER
-from search_core.kinds.case_law.amounts import Amount, AmountRange
-from search_core.kinds.case_law.citations import Citation
-from search_core.kinds.case_law.courts import names_a_court
-from search_core.kinds.case_law.headings import heading_path
-from search_core.kinds.case_law.index import MAX_COUNTED_TERMS
-from search_core.kinds.case_law.models import CaseMatches, CaseQuery, Decision
-from search_core.kinds.case_law.overview import overview
-from search_core.kinds.case_law.pages import largest
-from search_core.kinds.case_law.passages import SHOWN_AFTER, Occurrences, Place
-from search_core.kinds.case_law.query import Expression
-from search_core.kinds.case_law.responses import (
-    CaseHit,
-    CasePassagesResponse,
-    CaseSearchResponse,
-    CaseTextResponse,
-    Passage,
-    TermCount,
-)
-from search_core.kinds.case_law.snippet import excerpt, snippet
-from search_core.kinds.case_law.terms import InField, Term
-from search_core.kinds.case_law.wording import (
+from search_core.fulltext.amounts import Amount, AmountRange
+from search_core.fulltext.citations import Citation
+from search_core.fulltext.expression import Expression
+from search_core.fulltext.places import SHOWN_AFTER, Occurrences, Place
+from search_core.fulltext.snippet import excerpt, snippet
+from search_core.fulltext.terms import InField, Term
+from search_core.kinds.case_law.descriptions import (
     FIND_IN_CASE,
     MAIN_TEXT_CUT,
     NAME_CHARS,
@@ -38,6 +24,20 @@ from search_core.kinds.case_law.wording import (
     READ_TEXT,
     searched_in_part,
 )
+from search_core.kinds.case_law.models import CaseMatches, CaseQuery, Decision
+from search_core.kinds.case_law.reading.pages import largest
+from search_core.kinds.case_law.responses import (
+    CaseHit,
+    CasePassagesResponse,
+    CaseSearchResponse,
+    CaseTextResponse,
+    Passage,
+    TermCount,
+)
+from search_core.kinds.case_law.store.index import MAX_COUNTED_TERMS
+from search_core.kinds.case_law.text.courts import names_a_court
+from search_core.kinds.case_law.text.headings import heading_path
+from search_core.kinds.case_law.text.overview import overview
 
 
 def excluded_names(expression: Expression) -> str:
@@ -313,7 +313,7 @@ def outside_the_text(
     """What the agent reads when terms are confined to a part the full text does not hold (事件名): findInCase
     reads the text, so they are not counted, and their part is in the answer already.
 
-    >>> from search_core.kinds.case_law.terms import InField, Phrase
+    >>> from search_core.fulltext.terms import InField, Phrase
     >>> outside_the_text((InField("事件名", Phrase("損害賠償")),), {"主文"})[:40]
     '事件名:損害賠償 は事件名（本文の外）に限った語です。findInCase は本'
     """
