@@ -31,8 +31,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from tooling.local import ROOT
 
 from search_core.errors import SearchError
+from search_core.kinds.case_law.limits import MAX_SEARCHED_CHARS
 from search_core.kinds.case_law.service import CaseSearch
-from search_core.kinds.case_law.store.build import MAX_SEARCHED_CHARS
 from search_core.settings import Settings
 
 BUILD = ROOT / "build" / "bench" / "hostile"

@@ -16,7 +16,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from tooling.progress import StageProgress
 
-from search_core.kinds.case_law.store.build import MAX_SEARCHED_CHARS, prepare
+from search_core.kinds.case_law.limits import MAX_SEARCHED_CHARS
+from search_core.kinds.case_law.store.build import prepare
 
 
 def main(argv: list[str] | None = None) -> None:

@@ -10,7 +10,7 @@ from aws_lambda_powertools.event_handler.openapi.params import Body, Query
 
 from search_core.doors.bedrock import body_budget_of, create_app, responses
 from search_core.doors.dispatch import ActionGroupFunction
-from search_core.kinds.case_law import descriptions as spec
+from search_core.kinds.case_law import descriptions, limits
 from search_core.kinds.case_law.responses import CasePassagesResponse, CaseSearchResponse, CaseTextResponse
 from search_core.kinds.case_law.service import CaseSearch
 
@@ -18,28 +18,32 @@ app = create_app()
 NOT_FOUND = "操作または判決が見つからない"
 cases = CaseSearch()
 # The decision to read, as both reading operations take it.
-DocId = Annotated[str, Query(max_length=spec.MAX_DOC_ID_CHARS, description=spec.DOC_ID_DESCRIPTION)]
+DocId = Annotated[str, Query(max_length=limits.MAX_DOC_ID_CHARS, description=descriptions.DOC_ID_DESCRIPTION)]
 
 
 @app.post(
     "/cases/search",
-    description=spec.SEARCH_DESCRIPTION,
-    operation_id=spec.SEARCH,
+    description=descriptions.SEARCH_DESCRIPTION,
+    operation_id=descriptions.SEARCH,
     responses=responses(CaseSearchResponse, NOT_FOUND),
 )
 def search_cases(
     keywords: Annotated[
-        str | None, Body(embed=True, max_length=spec.MAX_KEYWORDS_CHARS, description=spec.KEYWORDS_DESCRIPTION)
+        str | None,
+        Body(embed=True, max_length=limits.MAX_KEYWORDS_CHARS, description=descriptions.KEYWORDS_DESCRIPTION),
     ] = None,
     court: Annotated[
-        str | None, Body(embed=True, max_length=spec.MAX_COURT_CHARS, description=spec.COURT_DESCRIPTION)
+        str | None, Body(embed=True, max_length=limits.MAX_COURT_CHARS, description=descriptions.COURT_DESCRIPTION)
     ] = None,
-    limit: Annotated[int, Body(embed=True, ge=1, description=spec.LIMIT_DESCRIPTION)] = spec.DEFAULT_LIMIT,
-    date_from: Annotated[date | None, Body(embed=True, description=spec.DATE_FROM_DESCRIPTION)] = None,
-    date_to: Annotated[date | None, Body(embed=True, description=spec.DATE_TO_DESCRIPTION)] = None,
-    sort: Annotated[Literal["newest", "relevance"], Body(embed=True, description=spec.SORT_DESCRIPTION)] = "newest",
+    limit: Annotated[int, Body(embed=True, ge=1, description=descriptions.LIMIT_DESCRIPTION)] = limits.DEFAULT_LIMIT,
+    date_from: Annotated[date | None, Body(embed=True, description=descriptions.DATE_FROM_DESCRIPTION)] = None,
+    date_to: Annotated[date | None, Body(embed=True, description=descriptions.DATE_TO_DESCRIPTION)] = None,
+    sort: Annotated[
+        Literal["newest", "relevance"], Body(embed=True, description=descriptions.SORT_DESCRIPTION)
+    ] = "newest",
     passages: Annotated[
-        str | None, Body(embed=True, max_length=spec.MAX_KEYWORDS_CHARS, description=spec.HIT_PASSAGES_DESCRIPTION)
+        str | None,
+        Body(embed=True, max_length=limits.MAX_KEYWORDS_CHARS, description=descriptions.HIT_PASSAGES_DESCRIPTION),
     ] = None,
 ) -> CaseSearchResponse:
     budget = body_budget_of(app)
@@ -50,15 +54,15 @@ def search_cases(
 
 @app.get(
     "/cases/text",
-    description=spec.TEXT_DESCRIPTION,
-    operation_id=spec.READ_TEXT,
+    description=descriptions.TEXT_DESCRIPTION,
+    operation_id=descriptions.READ_TEXT,
     responses=responses(CaseTextResponse, NOT_FOUND),
 )
 def read_case_text(
     doc_id: DocId,
-    offset: Annotated[int, Query(ge=0, description=spec.OFFSET_DESCRIPTION)] = 0,
+    offset: Annotated[int, Query(ge=0, description=descriptions.OFFSET_DESCRIPTION)] = 0,
     heading: Annotated[
-        str | None, Query(max_length=spec.MAX_HEADING_CHARS, description=spec.HEADING_DESCRIPTION)
+        str | None, Query(max_length=limits.MAX_HEADING_CHARS, description=descriptions.HEADING_DESCRIPTION)
     ] = None,
 ) -> CaseTextResponse:
     return cases.text(doc_id, offset, body_budget_of(app), heading)
@@ -66,18 +70,22 @@ def read_case_text(
 
 @app.get(
     "/cases/passages",
-    description=spec.PASSAGES_DESCRIPTION,
-    operation_id=spec.FIND_IN_CASE,
+    description=descriptions.PASSAGES_DESCRIPTION,
+    operation_id=descriptions.FIND_IN_CASE,
     responses=responses(CasePassagesResponse, NOT_FOUND),
 )
 def find_in_case(
     doc_id: DocId,
-    keywords: Annotated[str, Query(max_length=spec.MAX_KEYWORDS_CHARS, description=spec.PASSAGES_KEYWORDS_DESCRIPTION)],
+    keywords: Annotated[
+        str, Query(max_length=limits.MAX_KEYWORDS_CHARS, description=descriptions.PASSAGES_KEYWORDS_DESCRIPTION)
+    ],
     limit: Annotated[
-        int, Query(ge=1, le=spec.MAX_LIMIT, description=spec.PASSAGES_LIMIT_DESCRIPTION)
-    ] = spec.DEFAULT_LIMIT,
-    start: Annotated[int, Query(ge=0, description=spec.PASSAGES_START_DESCRIPTION)] = 0,
-    mode: Annotated[Literal["each", "near", "sentence"], Query(description=spec.PASSAGES_MODE_DESCRIPTION)] = "each",
+        int, Query(ge=1, le=limits.MAX_LIMIT, description=descriptions.PASSAGES_LIMIT_DESCRIPTION)
+    ] = limits.DEFAULT_LIMIT,
+    start: Annotated[int, Query(ge=0, description=descriptions.PASSAGES_START_DESCRIPTION)] = 0,
+    mode: Annotated[
+        Literal["each", "near", "sentence"], Query(description=descriptions.PASSAGES_MODE_DESCRIPTION)
+    ] = "each",
 ) -> CasePassagesResponse:
     return cases.passages(doc_id, keywords, limit, body_budget_of(app), start=start, mode=mode)
 

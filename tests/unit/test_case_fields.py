@@ -10,12 +10,12 @@ from pathlib import Path
 
 import pytest
 
-from search_core.engine.limits import TRUNCATION_MARKER
+from search_core.engine.budget import TRUNCATION_MARKER
 from search_core.errors import DataUnavailable
 from search_core.fulltext.normalize import normalize
 from search_core.fulltext.places import occurrences
-from search_core.kinds.case_law.descriptions import NAME_CHARS
 from search_core.kinds.case_law.language import parse
+from search_core.kinds.case_law.limits import NAME_CHARS
 from search_core.kinds.case_law.models import CaseQuery, Decision
 from search_core.kinds.case_law.reading.answers import identity
 from search_core.kinds.case_law.store.database import open_cases

@@ -7,8 +7,9 @@ from collections.abc import Iterator
 import pytest
 
 from search_core.kinds.case_law.descriptions import EACH, NEAR
+from search_core.kinds.case_law.limits import MAX_SEARCHED_CHARS
 from search_core.kinds.case_law.service import CaseSearch
-from search_core.kinds.case_law.store.build import MAX_SEARCHED_CHARS, prepare, searched_length
+from search_core.kinds.case_law.store.build import prepare, searched_length
 from search_core.settings import Settings
 from tests.conftest import write_export
 

@@ -1,4 +1,5 @@
-"""What the agent reads of the case-law operations: their names, the bounds it is told and every description.
+"""What the agent reads of the case-law operations: their names, every description, and the messages about them;
+the bounds they state come from limits.py.
 
 The routes (functions/search_cases/app.py), the responses and the messages take them from here, so the schema the
 model sees and the answers it gets say one thing.
@@ -6,30 +7,23 @@ model sees and the answers it gets say one thing.
 
 from __future__ import annotations
 
-from search_core.engine.budget import BUDGET_BYTES
 from search_core.fulltext.places import NEAR_CHARS, OUTER_LAST, SHOWN_AFTER
 from search_core.kinds.case_law.language import FIELDS
-from search_core.kinds.case_law.store.build import MAX_SEARCHED_CHARS
+from search_core.kinds.case_law.limits import (
+    DEFAULT_LIMIT,
+    MAX_KEYWORDS,
+    MAX_KEYWORDS_CHARS,
+    MAX_LIMIT,
+    MAX_SEARCHED_CHARS,
+    PASSAGE_BEFORE,
+)
 
-DEFAULT_LIMIT = 5
-MAX_LIMIT = 20
-# Bounds on what a request may send: far above any real search, far below what could cost time.
-MAX_KEYWORDS_CHARS = 1_000
-MAX_KEYWORDS = 20
-MAX_COURT_CHARS = 100
-MAX_DOC_ID_CHARS = 200
 NO_HITS = "該当なし。"
 NEWEST, RELEVANCE = "newest", "relevance"
 SORT_DESCRIPTION = (
     "並び順。newest（既定）: 判決日の新しい順。relevance: 語（除外語を除く）が検索対象の本文 1,000 文字あたりに"
     "出てくる回数の多い順（同じなら新しい順）。該当が多く時間内に数えきれないときは、新しい方から調べた判決の中での順"
 )
-# About how many Japanese characters one page of readCaseText holds: three UTF-8 bytes each, the budget rounded down.
-PAGE_CHARS = BUDGET_BYTES // 3 // 1000 * 1000
-# The most of a court, case number or case name an answer shows (the longest real case names are ~150 characters).
-NAME_CHARS = 300
-# What a passage shows around its term, in characters.
-PASSAGE_BEFORE = 80
 # Ends a 主文 cut to fit the response, as snippets mark their cut ends.
 MAIN_TEXT_CUT = "…"
 
@@ -122,7 +116,6 @@ PASSAGES_KEYWORDS_DESCRIPTION = (
 PASSAGES_LIMIT_DESCRIPTION = f"返す箇所の数（1〜{MAX_LIMIT}、既定 {DEFAULT_LIMIT}）"
 DOC_ID_DESCRIPTION = f"読む判決の doc_id（{SEARCH} の結果にあるもの）"
 OFFSET_DESCRIPTION = "読み始める位置（文字数、既定 0）。前のページの next_offset を渡します"
-MAX_HEADING_CHARS = 100
 HEADING_DESCRIPTION = (
     "この見出しの行から読む（offset の代わりに指定）。見出しの番号を外側から（第3の2、第３ > ２ > （１）、主文）、"
     "または見出しの語（当裁判所の判断、争点2）。間の階層は省けます。最初に当てはまる見出しから読みます（その部分の"

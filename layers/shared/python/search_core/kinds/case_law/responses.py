@@ -8,13 +8,8 @@ from pydantic import BaseModel, Field
 from search_core.doors.responses import absent_when_none
 from search_core.fulltext.places import NEAR_CHARS
 from search_core.fulltext.snippet import SCAN_CHARS
-from search_core.kinds.case_law.descriptions import (
-    MAIN_TEXT_CUT,
-    PAGE_CHARS,
-    PASSAGE_BEFORE,
-    READ_TEXT,
-    SEARCHED_UNTIL_DESCRIPTION,
-)
+from search_core.kinds.case_law.descriptions import MAIN_TEXT_CUT, READ_TEXT, SEARCHED_UNTIL_DESCRIPTION
+from search_core.kinds.case_law.limits import PAGE_CHARS, PASSAGE_BEFORE
 from search_core.kinds.case_law.text.overview import OVERVIEW_CHARS
 
 

@@ -18,13 +18,8 @@ from search_core.fulltext.expression import Expression
 from search_core.fulltext.normalize import normalize
 from search_core.fulltext.places import Place, near_places, occurrences, outer_places
 from search_core.kinds.case_law.descriptions import (
-    DEFAULT_LIMIT,
     EACH,
     FIND_IN_CASE,
-    MAX_HEADING_CHARS,
-    MAX_KEYWORDS,
-    MAX_KEYWORDS_CHARS,
-    MAX_LIMIT,
     NEWEST,
     READ_TEXT,
     RELEVANCE,
@@ -33,6 +28,13 @@ from search_core.kinds.case_law.descriptions import (
     searched_in_part,
 )
 from search_core.kinds.case_law.language import parse
+from search_core.kinds.case_law.limits import (
+    DEFAULT_LIMIT,
+    MAX_HEADING_CHARS,
+    MAX_KEYWORDS,
+    MAX_KEYWORDS_CHARS,
+    MAX_LIMIT,
+)
 from search_core.kinds.case_law.models import CaseQuery, Decision
 from search_core.kinds.case_law.reading.answers import (
     excluded_names,

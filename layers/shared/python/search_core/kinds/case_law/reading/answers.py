@@ -15,15 +15,8 @@ from search_core.fulltext.expression import Expression
 from search_core.fulltext.places import SHOWN_AFTER, Occurrences, Place
 from search_core.fulltext.snippet import excerpt, snippet
 from search_core.fulltext.terms import InField, Term
-from search_core.kinds.case_law.descriptions import (
-    FIND_IN_CASE,
-    MAIN_TEXT_CUT,
-    NAME_CHARS,
-    NO_HITS,
-    PASSAGE_BEFORE,
-    READ_TEXT,
-    searched_in_part,
-)
+from search_core.kinds.case_law.descriptions import FIND_IN_CASE, MAIN_TEXT_CUT, NO_HITS, READ_TEXT, searched_in_part
+from search_core.kinds.case_law.limits import NAME_CHARS, PASSAGE_BEFORE
 from search_core.kinds.case_law.models import CaseMatches, CaseQuery, Decision
 from search_core.kinds.case_law.reading.pages import largest
 from search_core.kinds.case_law.responses import (

@@ -39,6 +39,7 @@ from search_core.fulltext.dates import parse_decision_date
 from search_core.fulltext.grams import grams_of, stored
 from search_core.fulltext.normalize import normalize
 from search_core.fulltext.packed import packed, searched_utf8
+from search_core.kinds.case_law.limits import MAX_SEARCHED_CHARS
 from search_core.kinds.case_law.store.exports import counted_rows, read_decisions
 from search_core.kinds.case_law.text.courts import canonical_court
 
@@ -61,11 +62,6 @@ COLUMN_SEPARATOR = "\n"
 _BATCH = 200
 _GRAM_CHUNK = 2000  # decisions whose pairs are gathered before they join the sets (bounds the lists held)
 _GRAM_ROWS = 50_000  # grams written per statement
-# How much of a decision's 主文 and 事実及び理由, once normalised, is searched: several times the longest judgments
-# read here (180,000 to 310,000 characters), it bounds the time and memory preparing one decision takes
-# (scripts/bench_hostile_cases.py measures it), so no decision can exhaust a function that prepares a raw file. The
-# rest stays readable; answers showing such a decision say where searching stops.
-MAX_SEARCHED_CHARS = 2_000_000
 # Normalising (NFKC) lengthens a character at most eighteenfold (ﷺ): a body this short is never past the bound.
 _LONGEST_NFKC = 18
 _MEASURED_SLICE = 65_536
