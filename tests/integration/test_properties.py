@@ -22,24 +22,23 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from jsonschema import Draft7Validator
 from pyroaring import BitMap
-from tooling.doors import Door, GatewayDoor, reply_of
+from tooling.doors import TOOL_DOORS, Door, door_name, reply_of
 from tooling.template import generated_schema
 
 from search_core.catalogue import ACTION_GROUPS, SQL_TABLES
 from search_core.doors.responses import response_bytes
 from search_core.doors.tools import tools_of
 from search_core.engine.budget import BUDGET_BYTES
-from search_core.fulltext.amounts import amount_keys
-from search_core.fulltext.citations import citation_keys
 from search_core.fulltext.expression import Expression
 from search_core.fulltext.grams import grams_of, needed_grams
+from search_core.fulltext.index import index_keys
 from search_core.fulltext.normalize import normalize
 from search_core.fulltext.places import occurrences, outer_places
 from search_core.kinds.case_law.language import parse
 from search_core.kinds.case_law.models import CaseQuery, Decision
 from search_core.kinds.case_law.store.build import search_text
 from search_core.kinds.case_law.store.index import CaseIndex, relevance
-from tests.conftest import LambdaContext, load_event, opened_cases, sample_functions, serving, write_export
+from tests.conftest import LambdaContext, load_event, opened_cases, sample_functions, write_export
 
 # The examples run against the bundled sample data; CI can raise the counts with HYPOTHESIS_EXAMPLES.
 EXAMPLES = int(os.environ.get("HYPOTHESIS_EXAMPLES", "300"))
@@ -211,14 +210,14 @@ TOOL_PROPERTY = settings(
 )
 
 
-@pytest.fixture(scope="module", params=["gateway", "local MCP"])
+@pytest.fixture(scope="module", params=TOOL_DOORS, ids=door_name)
 def tool_door(
     request: pytest.FixtureRequest, functions: dict[str, ModuleType], tmp_path_factory: pytest.TempPathFactory
 ) -> Iterator[Door]:
-    if request.param == "gateway":  # the functions this module already loaded
-        yield GatewayDoor(functions)
+    if request.param.in_process:  # on the functions this module already loaded
+        yield request.param(functions)
         return
-    with serving(request.param, FUNCTIONS, "properties", tmp_path_factory.mktemp("mcp-cache")) as door:
+    with request.param.serving(FUNCTIONS, "properties", tmp_path_factory.mktemp("mcp-cache")) as door:
         yield door
 
 
@@ -326,7 +325,7 @@ class OneDecision:
         return BitMap()
 
     def holding_keys(self, keys: tuple[str, ...]) -> BitMap:
-        return BitMap([0] if set(keys) <= citation_keys(self.text) | amount_keys(self.text) else [])
+        return BitMap([0] if set(keys) <= index_keys(self.text) else [])
 
     def holding_any_key(self, prefix: str, low: int | None, high: int | None) -> BitMap:
         raise NotImplementedError("no range of sums is drawn")

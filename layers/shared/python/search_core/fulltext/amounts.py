@@ -145,6 +145,10 @@ class Amount(Term):
         # amount_keys finds a sum where, and only where, `holds` does (tests/unit/test_case_keys.py).
         return True
 
+    @staticmethod
+    def keys_in(text: str) -> set[str]:
+        return amount_keys(text)
+
     def candidates(self, index: DecisionIndex) -> BitMap:
         return index.holding_keys((f"{YEN}{self.value}",))
 
@@ -275,6 +279,8 @@ class AmountRange(Term):
     def exact_by_index(self) -> bool:
         # The keys of a decision are the sums written_sums finds in it; the range is read by the same test.
         return True
+
+    keys_in = Amount.keys_in  # the keys of every sum, which a range reads by their numbers
 
     def candidates(self, index: DecisionIndex) -> BitMap:
         return index.holding_any_key(YEN, self.low, self.high)

@@ -30,10 +30,10 @@ _MINUS = "-\u2212\u2010"
 _NOT = "NOT"
 # A quoted phrase (straight or curly quotes, perhaps after a minus), or a run of anything else but spaces.
 _TOKEN = re.compile(rf'([{_MINUS}]?)(?:"([^"]+)"|“([^”]+)”)|(\S+)')
-# The kinds a keyword may be besides a phrase, in the order they are tried: each reads a whole keyword, or gives None.
-# A part of a decision by its name (主文, 事件名): its normalised text.
+# A part of a document by its name (主文, 事件名): its normalised text.
 Parts = Callable[[str], str]
-_KINDS: tuple[Callable[[str], Term | None], ...] = (DateSpan.read, Citation.read, Amount.read, AmountRange.read)
+# The kinds a keyword may be besides a phrase, in the order they are tried: each reads a whole keyword, or gives None.
+KINDS: tuple[type[DateSpan | Citation | Amount | AmountRange], ...] = (DateSpan, Citation, Amount, AmountRange)
 
 
 @dataclass(frozen=True)
@@ -145,7 +145,7 @@ def _term(written: str, fields: Collection[str] = ()) -> Term:
 
 
 def _unconfined_term(written: str) -> Term:
-    return next((term for read in _KINDS if (term := read(written)) is not None), Phrase(written))
+    return next((term for kind in KINDS if (term := kind.read(written)) is not None), Phrase(written))
 
 
 def _as_written(keywords: str) -> dict[str, str]:

@@ -1,7 +1,7 @@
 """The kinds of term a keyword expression is made of, each a small class answering what the search asks of a term
 (Term): what the index must hold for it, whether a decision holds it, where it occurs in a text and how often, and
 how it is named back to the agent. Nothing else asks which kind a term is, so a new kind is one class, and one line
-in query._KINDS that reads it from a keyword.
+in expression.KINDS that reads it from a keyword.
 
 Every term is read from a normalised keyword and compared with normalised text (fulltext/normalize.py).
 
@@ -95,6 +95,12 @@ class Term(Protocol):
     def candidates(self, index: DecisionIndex) -> BitMap:
         """The decisions that may hold the term, for the search to check: those holding its pieces' grams."""
         return index.holding(self.pieces)
+
+    @staticmethod
+    def keys_in(text: str) -> set[str]:
+        """The keys the index holds for a normalised text so that this kind's `candidates` can ask for them
+        (holding_keys, holding_any_key): none for a kind found by its grams alone."""
+        return set()
 
     @cached_property
     def _pieces_utf8(self) -> tuple[bytes, ...]:

@@ -23,20 +23,16 @@ import os
 import time
 import unicodedata
 from bisect import bisect_right
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from itertools import islice
 from pathlib import Path
 from typing import Any, Protocol
 
 import duckdb
-from pyroaring import BitMap
 
-from search_core.engine.quoting import quote_identifier
-from search_core.fulltext.amounts import amount_keys
-from search_core.fulltext.citations import citation_keys
 from search_core.fulltext.dates import parse_decision_date
-from search_core.fulltext.grams import grams_of, stored
+from search_core.fulltext.index import IndexBuilder
 from search_core.fulltext.normalize import normalize
 from search_core.fulltext.packed import packed, searched_utf8
 from search_core.kinds.case_law.limits import MAX_SEARCHED_CHARS
@@ -61,7 +57,6 @@ SEARCHED_COLUMNS = ("doc_id", "court", "date", "case_number", "case_name", "main
 COLUMN_SEPARATOR = "\n"
 _BATCH = 200
 _GRAM_CHUNK = 2000  # decisions whose pairs are gathered before they join the sets (bounds the lists held)
-_GRAM_ROWS = 50_000  # grams written per statement
 # Normalising (NFKC) lengthens a character at most eighteenfold (ﷺ): a body this short is never past the bound.
 _LONGEST_NFKC = 18
 _MEASURED_SLICE = 65_536
@@ -262,55 +257,14 @@ def _number_decisions(con: duckdb.DuckDBPyConnection) -> None:
 def _index_grams(con: duckdb.DuckDBPyConnection, decisions: int, progress: Progress) -> int:
     """The decisions holding each character and character pair of the normalised text, and each key, read back from
     `texts` a chunk at a time (so the plain texts are never all held at once); how many grams that makes."""
-    grams: dict[str, BitMap] = {}
-    keys: dict[str, BitMap] = {}
+    builder = IndexBuilder()
     for first in range(0, decisions, _GRAM_CHUNK):
         progress(INDEXING, first, decisions)
-        chunk_grams: dict[str, list[int]] = {}
-        chunk_keys: dict[str, list[int]] = {}
-        for number, text in _chunk_texts(con, first, first + _GRAM_CHUNK):
-            _add(chunk_grams, grams_of(text), number)
-            _add(chunk_keys, citation_keys(text) | amount_keys(text), number)
-        _merge(grams, chunk_grams)
-        _merge(keys, chunk_keys)
+        builder.add(_chunk_texts(con, first, first + _GRAM_CHUNK))
     progress(INDEXING, decisions, decisions)
-    written = len(grams)
-    _write_sets(con, "grams", "gram", grams, lambda done: progress(WRITING_INDEX, done, written))
-    _write_sets(con, "keys", "key", keys, lambda done: None)
+    written = builder.write(con, lambda done, total: progress(WRITING_INDEX, done, total))
     progress(WRITING_INDEX, written, written)
     return written
-
-
-def _add(holding: dict[str, list[int]], entries: set[str], number: int) -> None:
-    for entry in entries:
-        holding.setdefault(entry, []).append(number)
-
-
-def _merge(holding: dict[str, BitMap], chunk: dict[str, list[int]]) -> None:
-    # A chunk's numbers join a set at once: adding them one by one is several times slower.
-    for entry, numbers in chunk.items():
-        if (known := holding.get(entry)) is None:
-            holding[entry] = BitMap(numbers)
-        else:
-            known.update(numbers)
-
-
-def _write_sets(
-    con: duckdb.DuckDBPyConnection, table: str, column: str, holding: dict[str, BitMap], done: Callable[[int], None]
-) -> None:
-    """`holding` as a table of entries and the decisions holding each, emptying it; `done` told how many are
-    written as it goes."""
-    name, named = quote_identifier(table), quote_identifier(column)
-    con.execute(f"CREATE TABLE {name} ({named} VARCHAR, decisions BLOB)")
-    ordered = sorted(holding)
-    for start in range(0, len(ordered), _GRAM_ROWS):
-        done(start)
-        chunk = ordered[start : start + _GRAM_ROWS]
-        con.execute(
-            f"INSERT INTO {name} SELECT unnest($entries), unnest($sets)",
-            {"entries": chunk, "sets": [stored(holding.pop(entry)) for entry in chunk]},
-        )
-    con.execute(f"CREATE UNIQUE INDEX {quote_identifier(f'{table}_{column}')} ON {name} ({named})")
 
 
 def _chunk_texts(con: duckdb.DuckDBPyConnection, first: int, last: int) -> Iterator[tuple[int, str]]:

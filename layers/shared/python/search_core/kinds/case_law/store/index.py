@@ -14,7 +14,8 @@ import duckdb
 from pyroaring import BitMap
 
 from search_core.fulltext.expression import Expression, Parts
-from search_core.fulltext.grams import loaded, needed_grams
+from search_core.fulltext.grams import needed_grams
+from search_core.fulltext.index import TermIndex, gram_bitmaps
 from search_core.fulltext.normalize import normalize
 from search_core.fulltext.packed import searched_utf8, unpacked
 from search_core.fulltext.terms import Term
@@ -164,7 +165,7 @@ class CaseIndex:
         """Decisions that may satisfy the expression: for every clause, those holding every character pair of one
         of its terms (an excluded term can only be checked on the text); within the filters."""
         pieces = [piece for term in query.expression.positive_terms for piece in term.pieces]
-        index = _SearchIndex(self.con, self._everyone, self._gram_bitmaps(needed_grams(pieces)))
+        index = _SearchIndex(self.con, self._everyone, gram_bitmaps(self.con, needed_grams(pieces)))
         candidates = self._everyone
         for clause in query.expression.clauses:
             candidates = candidates & _holding_any(clause, index)
@@ -173,15 +174,6 @@ class CaseIndex:
         if query.filtered:
             candidates = candidates & self._passing_filters(query)
         return candidates
-
-    def _gram_bitmaps(self, grams: set[str]) -> dict[str, BitMap]:
-        """The decisions holding each gram (absent: none)."""
-        if not grams:
-            return {}
-        rows = self.con.execute(
-            "SELECT gram, decisions FROM grams WHERE gram IN (SELECT unnest(?))", [sorted(grams)]
-        ).fetchall()
-        return {gram: loaded(decisions) for gram, decisions in rows}
 
     def _passing_filters(self, query: CaseQuery) -> BitMap:
         # The court rule of courts.py: a level anywhere in the name; a name where a court's name starts (at the start,
@@ -312,47 +304,13 @@ def _best(scored: list[tuple[float, int]], limit: int) -> list[int]:
     return [number for _, number in sorted(scored, key=lambda item: (-item[0], item[1]))[:limit]]
 
 
-_NOBODY = BitMap()
-
-
 @dataclass(frozen=True)
-class _SearchIndex:
-    """The index as one search's terms ask it for their candidates (terms.DecisionIndex), with the decisions of
-    every gram they need read at once."""
-
-    con: duckdb.DuckDBPyConnection
-    everyone: BitMap
-    bitmaps: dict[str, BitMap]
-
-    def holding(self, pieces: tuple[str, ...]) -> BitMap:
-        """Decisions holding every gram of the pieces (pieces with no indexed gram do not narrow anything)."""
-        holding = self.everyone
-        for gram in needed_grams(pieces):
-            holding = holding & self.bitmaps.get(gram, _NOBODY)
-        return holding
+class _SearchIndex(TermIndex):
+    """The index as a search's terms ask it, with the decisions' dates (a date term's candidates)."""
 
     def decided_between(self, first: date, last: date) -> BitMap:
         rows = self.con.execute("SELECT doc_num FROM cases WHERE date BETWEEN ? AND ?", [first, last]).fetchall()
         return BitMap(row[0] for row in rows)
-
-    def holding_keys(self, keys: tuple[str, ...]) -> BitMap:
-        """Decisions holding every key (a key absent from the index: none)."""
-        if not keys:
-            return self.everyone
-        rows = self.con.execute("SELECT key, decisions FROM keys WHERE key IN (SELECT unnest(?))", [list(keys)])
-        found = {key: loaded(decisions) for key, decisions in rows.fetchall()}
-        return BitMap.intersection(*(found.get(key, _NOBODY) for key in keys))
-
-    def holding_any_key(self, prefix: str, low: int | None, high: int | None) -> BitMap:
-        """Decisions holding a key `prefix<number>` with the number in range (the keys of every sum: a few hundred
-        thousand short rows at 100,000 decisions, read by DuckDB as numbers)."""
-        rows = self.con.execute(
-            """SELECT decisions FROM keys WHERE starts_with(key, $prefix)
-            AND ($low IS NULL OR TRY_CAST(substr(key, length($prefix) + 1) AS HUGEINT) >= $low)
-            AND ($high IS NULL OR TRY_CAST(substr(key, length($prefix) + 1) AS HUGEINT) <= $high)""",
-            {"prefix": prefix, "low": low, "high": high},
-        )
-        return BitMap.union(BitMap(), *(loaded(decisions) for (decisions,) in rows.fetchall()))
 
 
 def _holding_any(clause: tuple[Term, ...], index: _SearchIndex) -> BitMap:
