@@ -122,8 +122,6 @@ def _column_fields(
 
 
 def _complete(values: list[tuple[str, int]], cut: bool, whole: bool) -> bool:
-    """Whether `values` are every value of their field, whole: counted over the whole table, fewer than kept, none
-    cut."""
     return whole and len(values) < KEPT_VALUES and not cut
 
 

@@ -21,27 +21,27 @@ _LARGE_UNITS = {"万": 10_000, "億": 100_000_000, "兆": 1_000_000_000_000}
 # A numeral starts with a digit or a small unit (万 alone, as in 万一, is a word, not a number); Arabic digits belong
 # to it only right before 十, 百 or 千 (3百万, 1億5千万), which they count: any other Arabic number is left as it is.
 # A numeral never starts inside an Arabic number: 3,000千円 (thousands of yen) is 3,000 thousands, one numeral, not
-# 3,000 and 千 (red team: it became 3,0001000円). An Arabic run before 十, 百 or 千 may hold thousands commas.
-# The runs are possessive and an Arabic run bounded (no numeral is converted past _MAX_NUMERAL_CHARS): red team, a
-# run of ",,1" took quadratic time and a run of 一 300 bytes a character when the engine kept every way back.
+# 3,000 then 千 (3,0001000円). An Arabic run before 十, 百 or 千 may hold thousands commas. The runs are possessive
+# and an Arabic run bounded (no numeral is converted past _MAX_NUMERAL_CHARS): kept, every way back would make a run
+# of ",,1" take quadratic time and a run of 一 300 bytes a character.
 _ARABIC = "[0-9][0-9,]{0,23}+(?=[十百千])"
 # Inside a numeral, Arabic digits right after a small unit, as many as it leaves room for, are its last places, as
-# kanji would be (1千300万円 is 1300万円, not 1000 then 300万: red team; 第1千3条 is 第千三条, 第1003条).
+# kanji would be (1千300万円 is 1300万円, not 1000 then 300万; 第1千3条 is 第千三条, 第1003条).
 _LAST_PLACES = "(?:(?<=千)[0-9]{1,3}|(?<=百)[0-9]{1,2}|(?<=十)[0-9])(?![0-9,.])"
 _NUMERAL = re.compile(
     f"(?<![0-9])(?:[〇零一二三四五六七八九十百千]|(?<![0-9][,.]){_ARABIC})"
     f"(?:[〇零一二三四五六七八九十百千万億兆]|{_ARABIC}|{_LAST_PLACES})*+"
 )
 # Two digits written side by side before 十, 百 or 千 are a vague number, not one: 二三百万円 and 四五十万円 are "two
-# or three million", "forty or fifty thousand"; so is a digit and 、 before a numeral (二、三百万円, 二、三万円; red
-# team: read as 2300万円 and 2,300万円). Such a numeral is left as written, so no sum and no number is found in it.
+# or three million", "forty or fifty thousand"; so is a digit and 、 before a numeral (二、三百万円, 二、三万円: not
+# 2300万円 and 2,300万円). Such a numeral is left as written, so no sum and no number is found in it.
 # Digits side by side before 万, 億 or 兆 are positional, as vertical writing puts them (金一二三万円 is 123万円).
 _SIDE_BY_SIDE = re.compile("[一二三四五六七八九]{2}(?=[十百千])")
 _VAGUE_BEFORE = re.compile("[一二三四五六七八九]、")
 _UNITS_AFTER_DIGIT = frozenset("十百千万億兆")
 # The formal numerals (大字) of sums and registers (金壱百萬円, 金参拾万円, and the old forms 金壹萬圓, 金參拾萬円),
 # read as the common ones, but only in a sum: right before 円, and after 金 or what is no kanji (参 and 拾 are also
-# words: 参加, 拾う, 賃金参考資料; 陸 in 北陸一円 is the 陸 of a region: red team). Like a numeral, never right after
+# words: 参加, 拾う, 賃金参考資料; 陸 in 北陸一円 is the 陸 of a region). Like a numeral, never right after
 # an Arabic digit. A run is read only from its start, so no run is scanned again from inside it (a long run costs its
 # length, not its square).
 _FORMAL_DIGITS = "壱壹弐貳弍参參肆伍陸漆柒捌玖拾佰陌阡仟萬"
@@ -51,15 +51,14 @@ _FORMAL_RUN = re.compile(
     f"(?:(?<=金)|(?<![0-9\u3400-\u9fff々]))(?={_NUMERAL_CHAR}*?[{_FORMAL_DIGITS}]){_NUMERAL_CHAR}++(?=円)"
 )
 # Folded one character for another (NFKC leaves them): 圓 is the old form of 円. Circled numbers are numbered items:
-# ① reads (1), so the numeral after it is read (①一審判決 is (1)1審判決, where NFKC's 1一審判決 left 一 unread: red
-# team).
+# ① reads (1), so the numeral after it is read (①一審判決 is (1)1審判決; NFKC alone makes 1一審判決, 一 unread).
 _FOLDED = {ord("圓"): "円"} | {
     ord(char): f"({unicodedata.normalize('NFKC', char)})"
     for char in map(chr, [*range(0x2460, 0x2474), *range(0x3251, 0x3260), *range(0x32B1, 0x32C0)])
 }
 # 、 between thousands reads as a comma, where digits of one kind stand on both sides (金一、〇〇〇、〇〇〇円 is
 # 1,000,000円; 金1、300万円 is 1,300万円), and only there: after 唯一、 or 再三、 a sum stands alone, and 二、三百万円
-# is a vague sum (red team: they read as 1,100万円, 3,300万円 and 2,300万円).
+# is a vague sum (not 1,100万円, 3,300万円 and 2,300万円).
 _THOUSANDS = re.compile(
     r"(?<=[0-9])、(?=[0-9]{3}(?![0-9]))|(?<=[〇一二三四五六七八九])、(?=[〇一二三四五六七八九]{3}(?![〇一二三四五六七八九十百千]))"
 )
@@ -177,7 +176,7 @@ def _vague(match: re.Match[str]) -> bool:
 
 def _section(section: str) -> str:
     """A part of a numeral between large units in Arabic digits: positional digits one for one, zeros kept (〇〇〇
-    is 000, as in 一、〇〇〇、〇〇〇; as a number it was 0: red team).
+    is 000, as in 一、〇〇〇、〇〇〇, not 0).
 
     >>> _section("〇〇〇"), _section("二〇二四"), _section("三百五")
     ('000', '2024', '305')

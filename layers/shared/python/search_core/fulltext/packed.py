@@ -3,7 +3,7 @@
 
 The searched text differs little from the texts as written (NFKC, case, numerals), and zstd's window spans a whole
 decision, so one frame holds both for about the price of one: on the benchmark corpus 0.20 of their UTF-8 size,
-where one zlib stream each took 0.38. zstd also decompresses about seven times faster than zlib, and decompressing is
+where a zlib stream per text takes 0.38. zstd also decompresses about seven times faster than zlib, and decompressing is
 most of checking a candidate. DuckDB stores the frames uncompressed, so fetching a few decisions reads only their
 rows (its own compression works a block at a time).
 

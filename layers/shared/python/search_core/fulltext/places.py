@@ -31,7 +31,7 @@ from search_core.fulltext.terms import Term
 # every other character on its own.
 _MARKS = (
     "[\\u0300-\\u036f\\u1160-\\u11ff\\u20d0-\\u20ff\\u3099\\u309a\\ufe20-\\ufe2f\\uff9e\\uff9f"
-    # Compatibility vowels (ㅏ), which NFKC makes conjoining ones, and the extended vowels and finals (red team 8).
+    # Compatibility vowels (ㅏ), which NFKC makes conjoining ones, and the extended vowels and finals.
     "\\u314f-\\u3163\\u3187-\\u318e\\ud7b0-\\ud7ff]"
 )
 _SEGMENT = re.compile(f".{_MARKS}*", re.DOTALL)
@@ -52,10 +52,8 @@ class Occurrence:
 @dataclass(frozen=True)
 class Place:
     """What one passage shows: the occurrences that begin within SHOWN_AFTER characters of its first, from the
-    first's start to the last's end, with the names of the terms found (in order) and how many occurrences.
-
-    An agent helper read five near-copies of one sentence when a term occurred five times in it: each occurrence was
-    its own passage, and the limit was spent on one place."""
+    first's start to the last's end, with the names of the terms found (in order) and how many occurrences: a term
+    five times in one sentence is one passage, not five near-copies that spend the limit on one place."""
 
     start: int
     end: int
@@ -99,10 +97,10 @@ def aligned(text: str, deadline: float = math.inf) -> tuple[str, array[int]]:
     """The normalised text and, for each of its characters, the offset in `text` it comes from.
 
     normalize() in two steps, each aligned: the text folded, then its numerals read (normalize.numerals), so both
-    read the same text the same way (red team: the alignment read numerals on the text as written and missed ⼆⼗万円,
-    whose Kangxi radicals NFKC folds into 二十万円). Only characters with marks and characters that NFKC or casefold
-    turn into more or fewer than one (㌖, ß) change the folding's alignment: the runs between them are folded whole
-    and map one to one (red team: a character at a time, a 10-million-character decision took 32 s and 2.6 GB).
+    read the same text the same way (numerals read on the text as written would miss ⼆⼗万円, whose Kangxi radicals
+    NFKC folds into 二十万円). Only characters with marks and characters that NFKC or casefold turn into more or
+    fewer than one (㌖, ß) change the folding's alignment: the runs between them are folded whole and map one to one
+    (folded a character at a time, a 10-million-character decision takes 32 s and 2.6 GB).
     Raises TimeoutError past `deadline` (time.monotonic)."""
     folded, folded_from = _folded(text, deadline)
     marked, found = numerals(folded)
@@ -136,7 +134,7 @@ def _folded(text: str, deadline: float) -> tuple[str, array[int]]:
 
 def _special_segments(text: str) -> re.Pattern[str]:
     """What in `text` may not fold one to one: characters followed by marks (those named above and any combining
-    character the text holds: red team, one Arabic madda sent a 6-million-character run a character at a time), and
+    character the text holds: one Arabic madda would send a 6-million-character run a character at a time), and
     the text's characters whose folded form is not one character."""
     characters = set(text)
     odd = "".join(re.escape(char) for char in characters if len(fold(char)) != 1)
@@ -255,10 +253,9 @@ def near_places(
     """The places where every clause (one of its terms: OR) occurs within NEAR_CHARS of the first, left to right
     and never overlapping: each is the shortest stretch that begins at an occurrence and holds all the clauses.
     With `sentence`, the places are instead the sentences (ended by 。 or a line) that hold every clause, each from
-    its first occurrence to its last (an agent helper read 8 places in 9 where Ｄ３ attended and Ｄ１ raised the
-    concern, within 200 characters but not in one sentence). Grouped and paged as `occurrences`, counted one by one;
-    the occurrences are read as a stream, so memory stays that of the text however many there are. Raises
-    TimeoutError past `deadline` (time.monotonic).
+    its first occurrence to its last (Ｄ３ attending and Ｄ１ raising the concern a sentence later is no place for
+    Ｄ３ 懸念). Grouped and paged as `occurrences`, counted one by one; the occurrences are read as a stream, so
+    memory stays that of the text however many there are. Raises TimeoutError past `deadline` (time.monotonic).
 
     >>> from search_core.fulltext.expression import parse
     >>> text = "過失は争う。" + "あ" * 300 + "過失と損害の因果関係。損害"
@@ -271,7 +268,7 @@ def near_places(
     """
     plain, starts = aligned(text, deadline)
     # The clock is read on the occurrences, not on the places: a term everywhere beside one that is absent makes
-    # no place at all, and its occurrences were read past the deadline
+    # no place at all, and reading its occurrences may outrun the deadline.
     indexed = ((i, term) for i, clause in enumerate(clauses) for term in clause)
     spans = _until(deadline, _merged(indexed, plain, starts, regions))
     label = " ".join(" OR ".join(name(term) for term in clause) for clause in clauses)

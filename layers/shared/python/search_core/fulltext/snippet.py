@@ -15,8 +15,8 @@ from search_core.fulltext.terms import Term
 BEFORE = 40
 AFTER = 80
 # How far into a decision the first hit is looked for: far beyond most decisions' whole length (median ~10,000
-# characters), so a search's 20 hits cost at most ~1 s even if every decision is hostile (red team: a decision of
-# 10 million characters took 2 s to normalise, for each hit). Beyond it the snippet is the opening.
+# characters), so a search's 20 hits cost at most ~1 s even if every decision is hostile (a decision of 10 million
+# characters takes 2 s to normalise, for each hit). Beyond it the snippet is the opening.
 SCAN_CHARS = 300_000
 # Read first, then four times as much each time: a hit in the opening pages is found without normalising the rest.
 _FIRST_READ = 16_000
@@ -49,8 +49,8 @@ def snippet(text: str, terms: tuple[Term, ...], deadline: float = math.inf) -> t
 
 def _first_hit(text: str, terms: tuple[Term, ...], deadline: float) -> tuple[int, int] | None:
     """Where in `text` the earliest hit of any term in its first SCAN_CHARS begins and ends, read in growing
-    prefixes, each aligned with its normal form (red team: a position estimated from the lengths fell in the 主文
-    when numerals before the hit shrank, and showed a passage without the term); None if no term occurs there.
+    prefixes, each aligned with its normal form (a position estimated from the lengths drifts where numerals before
+    the hit shrink, and may show a passage without the term); None if no term occurs there.
     Raises TimeoutError once `deadline` has passed before a prefix is read."""
     length = _FIRST_READ
     while True:

@@ -7,7 +7,7 @@ there is a plan to check, under DESCRIBE, SUMMARIZE, a CTE or a subquery alike. 
 exactly the texts its parser made one SELECT tree, so the rule is that one: a statement it refuses as "not
 implemented" is refused here, whatever wrapper hides it. Inside that tree, PIVOT and UNPIVOT are refused in any
 position too, so nothing depends on which of their forms DuckDB evaluates early; and so is `SHOW name`, whose binding
-reads a setting (`SHOW allowed_paths` listed the attached file's path) and hands the plan only its value. What else
+reads a setting (`SHOW allowed_paths` lists the attached file's path) and hands the plan only its value. What else
 runs while planning — constant calls folded by the optimizer, SQL given as text — the text check refuses by name
 (`safety/guard.py`).
 

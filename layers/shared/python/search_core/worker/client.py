@@ -58,9 +58,9 @@ class WorkerLauncher:
 
     A worker imports Python and DuckDB (~150 ms) before it waits for its boot line, so one started before the
     data is fetched does that while the download runs, and loads the moment the file arrives. That needs a
-    second vCPU's worth of time (`limits.vcpus`): measured on two CPUs, a cold start to the first answer fell
-    from 928 to 703 ms; pinned to one (what Lambda's time share is up to 1,769 MB), it rose from 822 to 927 ms.
-    So below two vCPUs nothing is started ahead.
+    second vCPU's worth of time (`limits.vcpus`): on two CPUs it takes a cold start's first answer from 928 to
+    703 ms, on one (Lambda's time share up to 1,769 MB) from 822 to 927 ms. So below two vCPUs nothing is started
+    ahead.
     """
 
     def __init__(self, work_dir: Path, vcpus: float) -> None:

@@ -122,8 +122,8 @@ def _checked_text(con: duckdb.DuckDBPyConnection, sql: str, policy: QueryPolicy,
 @contextmanager
 def _one_transaction(con: duckdb.DuckDBPyConnection) -> Iterator[None]:
     """The plan check and the run in one transaction. DuckDB folds what is fixed for a transaction (the clock, the
-    transaction id) into a plan: in separate transactions, `WHERE txid_current() % 3 = 1` made a view of the settings
-    an empty result for the check and a scan of them for the run."""
+    transaction id) into a plan: in separate transactions, `WHERE txid_current() % 3 = 1` could make a view of the
+    settings an empty result for the check and a scan of them for the run."""
     con.begin()
     try:
         yield

@@ -2,8 +2,8 @@
 
 The function sends `Boot` once, then one `Query` or `Describe` per call; the worker answers `Ready` (or a `Failure`)
 to the boot, `Rows` to a query (followed by `Hinted` when it has no rows) and `Profiled` to a description (or a
-`Failure`). A failure crosses as one of four
-kinds, each a domain error on both sides, so no class name travels as text.
+`Failure`). A failure crosses as one of four kinds, each a domain error on both sides, so no class name travels as
+text.
 """
 
 from __future__ import annotations
@@ -24,13 +24,13 @@ from search_core.worker.result import QueryResult
 
 @dataclass(frozen=True)
 class Boot:
-    tag: ClassVar[str] = "boot"
     """Load `table` and serve it: from `database` if that DuckDB file exists, else from `csv_path` (into
     `database` when given, so that a restarted worker reopens the file instead of parsing the CSV again).
 
     `host_paths` are the function's own paths, which no answer may carry.
     """
 
+    tag: ClassVar[str] = "boot"
     table: TableSpec
     limits: QueryLimits
     work_dir: str

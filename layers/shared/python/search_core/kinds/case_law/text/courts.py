@@ -1,7 +1,7 @@
 """Court names in one canonical, unabbreviated form, so 東京地裁 and 東京地方裁判所 find each other, and the levels of
 courts a `court` argument may name instead of one court.
 
-How an argument matches a decision's court (index.py applies it):
+How an argument matches a decision's court (store/index.py applies it):
 
 - a level alone (最高裁, 高裁, 地裁, 家裁, 簡裁, or the full name) matches every court of that level, wherever the level
   stands in the name: 高裁 is every 高等裁判所 with its 支部, and 知的財産高等裁判所 (a high court), never 最高裁判所;

@@ -27,10 +27,10 @@ LINES_READ_BACK = 5_000
 # What a heading line starts with, by level (NFKC: full-width digits and parentheses become ASCII).
 _SECTIONS = ("主文", "事実及び理由", "理由", "事実")
 # An appendix (別紙, （別紙）, 別紙1 物件目録) heads a whole section too: its lists are no part of the last 第N
-# (an agent helper read 第4 結論 > 5 on an exhibit list).
+# (an exhibit list is not 第4 結論 > 5).
 _APPENDIX = re.compile(r"[(【\[]?別紙[0-9]*[)】\]]?(?:[ 　].{0,25})?")
 # A number counts a part only if it is not a quantity: never a year, a sum or a ratio (2019 年, 1.5倍, 3 万円), and
-# a numbered marker is not one that a sentence refers to ((1)の事実, (1)は): red team.
+# a numbered marker is not one that a sentence refers to ((1)の事実, (1)は).
 _NOT_A_QUANTITY = r"(?![ 　]*[年月日条項号回円万億%倍])"
 _NOT_REFERRED_TO = r"(?![のはがをにでとへや、。,])"
 _MARKERS = (
@@ -47,8 +47,8 @@ _MARKER = re.compile("|".join(f"({marker})" for marker in _MARKERS))
 _TITLE_END = re.compile(r"[ 　。]")
 _LINE_BREAK = re.compile("[\r\n]")
 _HEAD_CHARS = 12  # a marker is read from the line's first characters only
-# A line longer than this is no appendix heading, whatever its NFKC form, so no longer line is normalised whole (red
-# team: 5,000 lines of 1,000 half-width kana, each normalised, made one heading path take 0.6 s).
+# A line longer than this is no appendix heading, whatever its NFKC form, so no longer line is normalised whole
+# (5,000 lines of 1,000 half-width kana, each normalised, would make one heading path take 0.6 s).
 _APPENDIX_CHARS = 80
 
 
@@ -63,8 +63,8 @@ def heading_path(text: str, offset: int) -> list[str]:
 
     Read backwards from the offset: the nearest heading is the innermost part, the nearest before it of a higher
     level (a smaller number) its parent, and so on up to a whole section (主文, 事実及び理由). At most
-    LINES_READ_BACK lines are read, so a text of a million heading lines costs no more than a real judgment (red
-    team: reading forwards, it took 48 s); a part opened further back is then left out of the path.
+    LINES_READ_BACK lines are read, so a text of a million heading lines costs no more than a real judgment (read
+    forwards, it takes 48 s); a part opened further back is then left out of the path.
     """
     path: list[str] = []
     above = len(_MARKERS) + 1  # only a heading of a level above every one found so far opens an enclosing part
@@ -82,9 +82,9 @@ def heading_path(text: str, offset: int) -> list[str]:
 
 
 def _line_start(text: str, before: int) -> int:
-    """Where the line holding `before` begins: after a LF, or a CR alone (red team: a text of CR line ends showed
-    one heading running on through the whole text). Looked for back in growing windows, so it costs the line's
-    length, not the text's (red team: a search back to the last LF made 20 passages of a CR text take 9 s)."""
+    """Where the line holding `before` begins: after a LF, or a CR alone (some texts end their lines with CR).
+    Looked for back in growing windows, so it costs the line's length, not the text's (searched back to the last
+    LF, 20 passages of a CR text take 9 s)."""
     window = 256
     while True:
         low = max(before - window, 0)
@@ -129,10 +129,10 @@ def _title(line: str, marker_end: int) -> str:
 # lines stops here, said so).
 LINES_READ_FORWARD = 100_000
 # A heading as an agent names it: markers, perhaps joined by の (第3の2, 第３の２の(1)), or words of its title. A
-# bare letter (ア, a) is a marker only alone or before の: ソフトウエア is a title (red team).
+# bare letter (ア, a) is a marker only alone or before の: ソフトウエア is a title.
 _QUERY_MARKER = re.compile(r"第\d+|\(\d+\)|\([ア-ン]\)|\([a-z]\)|\d+|(?P<letter>[ア-ン]|[a-z])")
 _QUERY_SPLIT = re.compile(r"[\s>、,]+")
-# What a title word must hold besides marker signs: "(", "第" or "の" alone name no part (red team).
+# What a title word must hold besides marker signs: "(", "第" or "の" alone name no part.
 _NOT_A_WORD = re.compile(r"[()第の]*")
 
 
@@ -225,8 +225,8 @@ def _opening(line: str) -> _Open | None:
 
 def _names(wanted: list[tuple[str, bool]], path: list[_Open]) -> bool:
     """Whether the wanted parts name this path: the last names its innermost part, the others, in order, it or
-    parts around it (levels between may be skipped; 第3 当裁判所の判断 names one heading by its number and title:
-    red team)."""
+    parts around it (levels between may be skipped; 第3 当裁判所の判断 names one heading by its number and
+    title)."""
     *outer, (last, last_is_marker) = wanted
     if not _called(path[-1], last, last_is_marker):
         return False

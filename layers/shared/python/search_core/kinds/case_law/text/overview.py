@@ -1,5 +1,5 @@
 """What a case is about, in the court's own words: the sentence of 事案の概要 that begins 「本件は」 (本件は、原告が…を
-求める事案である。). Agent helpers spent a call per decision (findInCase 本件は) to learn what each hit was about.
+求める事案である。), shown with each hit so that the agent needs no call per decision (findInCase 本件は) to learn it.
 
 >>> overview("第１　請求\\n第２　事案の概要\\n１　本件は、原告が損害賠償を求める事案である。以下略")
 '本件は、原告が損害賠償を求める事案である。'
@@ -17,8 +17,8 @@ import re
 _LOOKED_FOR_CHARS = 20_000
 # The most of the sentence a hit shows (cut with …): the longest real ones run to about three lines.
 OVERVIEW_CHARS = 200
-# 本件は where a sentence begins: at a line's start, perhaps after its number (1, (1), 第1, ア), or after a 。 (red
-# team: 「被告は、本件は時効により…」 is no overview).
+# 本件は where a sentence begins: at a line's start, perhaps after its number (1, (1), 第1, ア), or after a 。
+# (「被告は、本件は時効により…」 is no overview).
 _OPENING = re.compile(
     r"(?:^|(?<=[。\n\r]))[ 　]*(?:第?[0-9０-９]{1,3}|[(（][0-9０-９]{1,3}[)）]|[ア-ン])?[ 　]*(?P<opening>本件は)",
     re.MULTILINE,
