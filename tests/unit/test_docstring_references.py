@@ -29,10 +29,6 @@ _RUN = re.compile(r"python -m ([\w.]+)")
 
 # Stale references in modules the lead is editing: (module, as written). Fixed by the lead, who then empties this
 # list; each is expected to fail until then, and the test says so once it passes.
-STALE = [
-    ("kinds/case_law/store/build.py", "texts.py"),  # fulltext/packed.py
-    ("engine/prepare.py", "python -m search_core.prepare"),  # python -m search_core.kinds.sql_table.publish
-]
 
 
 def prose(path: Path) -> list[str]:
@@ -110,13 +106,7 @@ def dangling() -> frozenset[tuple[str, str]]:
 
 
 def test_every_reference_in_comments_and_docstrings_names_something() -> None:
-    assert dangling() - set(STALE) == set()
-
-
-@pytest.mark.xfail(strict=True, reason="a stale reference the lead fixes; remove it from STALE once it passes")
-@pytest.mark.parametrize(("module", "written"), STALE)
-def test_stale_reference_is_fixed(module: str, written: str) -> None:
-    assert (module, written) not in dangling()
+    assert dangling() == set()
 
 
 @pytest.mark.parametrize(

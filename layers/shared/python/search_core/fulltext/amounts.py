@@ -42,13 +42,13 @@ _PARTS = re.compile(r"([0-9][0-9,]*(?:\.[0-9]+)?)([万億兆]?)")
 _MOST_DECIMALS = 4
 # What, right before a writing, makes it the end of a larger number: a digit or a unit, or a comma or point after a
 # digit (a Japanese comma written ， reads as , too, and may follow a word; 1、300万円 writes 13 million and reads
-# 1,300万円: normalize.py), or 数, 何 or 幾, which make it no sum at all (数百万円 is not 100万円: red team). A 、 left
-# after a digit is a reading comma (唯一、100万円 holds 100万円: red team).
+# 1,300万円: normalize.py), or 数, 何 or 幾, which make it no sum at all (数百万円 is not 100万円). A 、 left
+# after a digit is a reading comma (唯一、100万円 holds 100万円).
 _LARGER_BEFORE = re.compile(r"(?:[0-9][,.]?|[万億兆数何幾])\Z")
 # Every place a sum may be written in a text, overlapping: a digit not after a digit or a unit, as many of the
 # characters of a sum as a keyword may hold, then 円 not before 銭.
 # Never from inside a number (after a digit and a comma: _LARGER_BEFORE would refuse it anyway), so a run of ",1"
-# is scanned once, not from each of its digits (red team: a million of them took seconds a term).
+# is scanned once, not from each of its digits (a million of them would take seconds a term).
 _WRITTEN = re.compile(r"(?<![0-9万億兆])(?<![0-9][,.])(?=([0-9][0-9,.万億兆]{0,39})円(?![0-9]+銭))")
 # The kind of key the index holds for a sum, before its value in yen.
 YEN = "yen:"
@@ -73,8 +73,7 @@ def writings(value: int) -> tuple[str, ...]:
             parts.append((number, unit))
     if rest or not parts:
         parts.append((rest, ""))
-    # A part after a larger unit may be written with its four places (1億0200万円: agent frame, a search for
-    # 1億円以上 missed it)
+    # A part after a larger unit may be written with its four places (1億0200万円, which 1億円以上 must find)
     spellings = product(
         *(
             dict.fromkeys((str(number), f"{number:,}", *([f"{number:04d}"] if at else [])))
@@ -86,7 +85,7 @@ def writings(value: int) -> tuple[str, ...]:
 
 
 def _decimal(value: int) -> list[str]:
-    """The writings of `value` yen as a decimal of one unit (1.5億円, 0.03億円: red team), where one has at most
+    """The writings of `value` yen as a decimal of one unit (1.5億円, 0.03億円), where one has at most
     _MOST_DECIMALS decimals, fewer than 10,000 of the unit, and not a whole number of it.
 
     >>> _decimal(150_000_000), _decimal(3_000_000), _decimal(25_000), _decimal(123_456_789)
@@ -176,9 +175,9 @@ def amount_keys(text: str) -> set[str]:
 
 def written_sums(text: str) -> Iterator[tuple[int, int, int]]:
     """Every sum a normalised text holds, by the rule above, in order: (start, end, value in yen), the span with its
-    金. Read once a text, however many terms ask (red team: twenty ranges read a long decision twenty times), and
+    金. Read once a text, however many terms ask (twenty ranges would read a long decision twenty times), and
     only as far as they ask: a caller that stops early, or reads the clock between sums, is not kept waiting for a
-    whole text to be read first (red team: 10 million characters of 1円 took 47 s before the deadline was looked at).
+    whole text to be read first (10 million characters of 1円 would take 47 s before the deadline is looked at).
 
     >>> list(written_sums("金3,000,000円と1,300万円と数百万円"))
     [(0, 11, 3000000), (12, 19, 13000000)]

@@ -41,7 +41,7 @@ from pyroaring import BitMap
 from search_core.fulltext.terms import DecisionIndex, PatternTerm
 
 # What after a unit makes it the start of a word (3条件 is three conditions, 3項目 three items, 甲第3号証 an
-# exhibit, 2号機 a machine: red team).
+# exhibit, 2号機 a machine).
 _WORD_AFTER = {"条": "件", "項": "目", "号": "証機"}
 # A case's bracket, its kind of record of one to three kana or kanji ((ワ), (受), (行ヒ), (あ)): 号 right after one,
 # perhaps after 第, numbers a case. Looked behind the number, one width at a time.

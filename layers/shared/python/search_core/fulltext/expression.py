@@ -42,7 +42,7 @@ class Expression:
 
     clauses: tuple[tuple[Term, ...], ...]
     excluded: tuple[Term, ...] = ()
-    # Each term as the agent wrote it (千代, not 1000代; ＡＢＣ, not abc): what messages name it by (red team).
+    # Each term as the agent wrote it (千代, not 1000代; ＡＢＣ, not abc): what messages name it by.
     written: tuple[tuple[Term, str], ...] = field(default=(), compare=False)
 
     def name(self, term: Term) -> str:
@@ -150,7 +150,7 @@ def _unconfined_term(written: str) -> Term:
 
 def _as_written(keywords: str) -> dict[str, str]:
     """Each keyword as the agent wrote it (full width, ①, ㈱), by its NFKC form, a leading minus aside: how a term
-    is named back (red team: ＰＲＯＶＩＤＥＲ came back as PROVIDER).
+    is named back (ＰＲＯＶＩＤＥＲ, not PROVIDER).
 
     >>> _as_written("ＰＲＯＶＩＤＥＲ　－①事件")
     {'PROVIDER': 'ＰＲＯＶＩＤＥＲ', '1事件': '①事件'}

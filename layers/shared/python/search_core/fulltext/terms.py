@@ -187,7 +187,7 @@ class DateSpan(Phrase):
 
     @cached_property
     def _pattern(self) -> re.Pattern[str]:
-        # Its numbers whole, as a date reads: 2019/1 is not the start of 2019/11/05, nor 4/3 the end of 14/3 (red team)
+        # Its numbers whole, as a date reads: 2019/1 is not the start of 2019/11/05, nor 4/3 the end of 14/3
         before = r"(?<!\d)" if self.text[:1].isdigit() else ""
         after = r"(?!\d)" if self.text[-1:].isdigit() else ""
         return re.compile(before + re.escape(self.text) + after)
@@ -227,7 +227,7 @@ class InField(Term):
         return self.term.pieces
 
     def holds(self, text: str, day: date | None = None) -> bool:
-        # A part has no date of its own: 主文:令和元年 asks for the text, not the decision's day (red team).
+        # A part has no date of its own: 主文:令和元年 asks for the text, not the decision's day.
         return self.term.holds(text, None)
 
     def spans(self, text: str) -> Iterator[tuple[int, int]]:

@@ -69,7 +69,7 @@ class Decision:
     case_name: str | None
     main_text: str | None
     facts_and_reasons: str | None
-    # How many characters of the 主文 followed by 事実及び理由 are searched (prepare.searched_length); None: all.
+    # How many characters of the 主文 followed by 事実及び理由 are searched (store/build.searched_length); None: all.
     searched_chars: int | None = None
 
     @cached_property

@@ -1,5 +1,5 @@
 """Case-law search and reading: requests checked, the live index queried under the deadline, answers fitted to the
-budget (answers.py)."""
+budget (reading/answers.py)."""
 
 from __future__ import annotations
 
@@ -132,7 +132,7 @@ class CaseSearch:
         terms = expression.positive_terms
         first = min(limit, MAX_LIMIT)
         index = self._data.current()
-        # Bounded like a search (red team: a 10-million-character decision took 32 s in near mode).
+        # Bounded like a search: a 10-million-character decision takes 32 s in near mode.
         with self._deadline(index, _passages_timeout_message(self.limits)) as deadline:
             decision = _found(index.decision(doc_id), doc_id)
             full = decision.full_text
@@ -171,7 +171,7 @@ class CaseSearch:
         self, decisions: list[Decision], shown: Expression | None, deadline: float
     ) -> list[tuple[list[Place], int] | None]:
         """Each hit's places that `passages` asks for, by the search's deadline; past it, the agent reads that the
-        places, not the search, ran out of time (red team: it read that the search terms were too common)."""
+        places, not the search, ran out of time, so it does not think its search terms too common."""
         try:
             return [_places(decision, shown, deadline) for decision in decisions]
         except TimeoutError:
@@ -256,8 +256,7 @@ def _nowhere(hits: int, keywords: str) -> str | None:
 
 
 def _nothing_to_find(expression: Expression) -> str:
-    """Why an expression finds nothing to look for: it is empty, or it only excludes (red team: `-損害` alone was
-    called empty).
+    """Why an expression finds nothing to look for: it is empty, or it only excludes (`-損害` alone is not empty).
 
     >>> _nothing_to_find(parse("-損害 NOT 控訴")), _nothing_to_find(parse(""))
     ('除外語（-損害、-控訴）だけでは探せません。', 'keywords が空です。')

@@ -40,8 +40,7 @@ def excluded_names(expression: Expression) -> str:
 
 def identity(decision: Decision) -> dict[str, Any]:
     """The fields that name a decision in every response, each cut to NAME_CHARS (marked): a name as long as a
-    page would leave no room for the text it names (red team: a 40,000-character case name made a decision
-    unreadable)."""
+    page would leave no room for the text it names."""
     return {
         "doc_id": decision.doc_id,
         "court": _name(decision.court),
@@ -195,7 +194,7 @@ def _no_hits(found: CaseMatches, query: CaseQuery) -> str:
 
 
 def _named(found: CaseMatches) -> str:
-    """The few decisions the filters hold, for the agent to read at once (agent frame: a call spent listing them)."""
+    """The few decisions the filters hold, so the agent needs no call to list them."""
     if not found.within_filters:
         return ""
     named = "、".join(
@@ -210,8 +209,8 @@ def _terms_missing(found: CaseMatches, query: CaseQuery) -> list[str]:
     counted; or that every term is held but not together; and what the exclusions took."""
     parts = []
     counts, named = found.term_counts, query.expression.name
-    # A term no decision holds is why nothing matched only when no other term of its OR is held (agent frame: a
-    # missing 266条 was blamed beside 取締役 OR 理事, where the exclusions were the cause)
+    # A term no decision holds is why nothing matched only when no other term of its OR is held: a missing 266条
+    # beside 取締役 OR 理事 is not the cause.
     blocking = [
         term for clause in query.expression.clauses if all(counts.get(t) == 0 for t in clause) for term in clause
     ]
@@ -233,7 +232,7 @@ def _terms_missing(found: CaseMatches, query: CaseQuery) -> list[str]:
             f"{where}次の語を含む判決はありませんが、同じ OR の他の語があるので該当なしの原因ではありません: {names}。"
         )
     uncounted = [named(t)[:60] for t in query.expression.positive_terms if t not in counts]
-    if uncounted:  # red team: the terms past the counted ones were left unsaid
+    if uncounted:  # every term is accounted for, counted or not
         parts.append(f"次の語は数えていません（数えるのは最初の {MAX_COUNTED_TERMS} 語まで）: {'、'.join(uncounted)}。")
     if found.without_excluded:
         excluded = excluded_names(query.expression)

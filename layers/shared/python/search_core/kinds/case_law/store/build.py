@@ -7,7 +7,7 @@ DuckDB file that the function opens as it is, with no conversion at cold start:
 
 - `cases`: one row per decision, numbered by `doc_num` in search order (newest real date first);
   `date` is a DATE, `date_text` the date as stored, `court_canonical` the court with abbreviations expanded;
-- `texts`: per decision, one zstd frame (texts.py) of the seven searchable columns normalised (NFKC, casefold,
+- `texts`: per decision, one zstd frame (fulltext/packed.py) of the seven searchable columns normalised (NFKC, casefold,
   Arabic numerals), then 主文 and 事実及び理由 as written;
 - `grams`: for every character and character pair in the normalised text, the decisions that contain it, as a
   roaring bitmap (grams.py). A keyword can only occur in a decision that holds all its pairs, so these narrow the
@@ -39,18 +39,8 @@ from search_core.kinds.case_law.limits import MAX_SEARCHED_CHARS
 from search_core.kinds.case_law.store.exports import counted_rows, read_decisions
 from search_core.kinds.case_law.text.courts import canonical_court
 
-# 3: numerals with 万, 億 and 兆 keep those units (三百万 → 300万, as decisions write it); 4: roaring bitmaps, and
-# each decision's texts in one zstd frame (texts.py); 5: the keys of citations and sums, and an Arabic digit
-# counting a kanji unit (3百万 → 300万); 6: formal numerals in sums (金参百萬円), sums written as a decimal of a unit
-# (0.03億円), and none read after a digit and 、 (金1、300万円); 7: positional kanji keep their zeros (〇〇〇 is
-# 000), 、 between thousands and ノ before a branch number read as , and の, circled numbers as (1), formal numerals
-# only before 円, branch numbers whole in citation keys, and no sum after 数 or 何 (数百万円); 8: Arabic digits after
-# a kanji small unit are its last places (金1千300万円); 9: vague numerals left as written (二、三百万円), 、 a comma
-# only between digits of one kind, old formal numerals and 圓, no citation unit that begins a word or numbers a case;
-# 10: a sum's part after a larger unit written with its four places (1億0200万円); 11: a unit after a bracket keyed
-# as cited after what precedes the bracket too (民法(…)第709条), and 号 after a case's bracket never (a case's number);
-# 12: where the normalised 主文 lies in the searched text (cases.main_at, main_length); 13: a decision is searched
-# up to MAX_SEARCHED_CHARS (cases.searched_chars).
+# Raised whenever what is prepared changes, so a file of an older format is refused (docs/case-law.md lists
+# what each version holds).
 FORMAT_VERSION = "13"
 SEARCHED_COLUMNS = ("doc_id", "court", "date", "case_number", "case_name", "main_text", "facts_and_reasons")
 # Keywords never hold whitespace, so joining the columns with a newline never creates a false match across them.
@@ -121,7 +111,7 @@ def prepare(
         in_part = con.execute("SELECT count(*) FROM cases WHERE searched_chars IS NOT NULL").fetchall()[0][0]
     except BaseException:
         con.close()
-        partial.unlink(missing_ok=True)  # a preparation that fails leaves nothing behind (red team)
+        partial.unlink(missing_ok=True)  # a preparation that fails leaves nothing behind
         raise
     con.close()
     os.replace(partial, target)
@@ -180,7 +170,7 @@ def _searched_row(row: dict[str, Any], bound: int) -> tuple[dict[str, Any], int 
 
 def _main_span(pieces: list[str]) -> tuple[int, int]:
     """Where the normalised 主文 lies in the searched text, and its length: a 主文: term reads it there, and no 主文
-    is normalised again when a search asks (red team: 18 s for a 主文 of 10 million characters).
+    is normalised again when a search asks (18 s for a 主文 of 10 million characters).
 
     >>> _main_span(["d", "c", "", "n", "name", "主文", "理由"])
     (12, 2)

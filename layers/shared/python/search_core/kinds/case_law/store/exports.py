@@ -61,7 +61,7 @@ def _sqlite_rows(path: Path) -> Iterator[dict[str, Any]]:
 
 def _csv_rows(path: Path) -> Iterator[dict[str, Any]]:
     """The rows of a CSV export, which must name its columns, doc_id among them: any other file (one of arbitrary
-    bytes, a JSONL export named .db) is refused, not read as an empty corpus (red team)."""
+    bytes, a JSONL export named .db) is refused, not read as an empty corpus."""
     with path.open(encoding="utf-8-sig", newline="") as handle:
         reader = csv.DictReader(handle)
         if "doc_id" not in (reader.fieldnames or []):
@@ -71,7 +71,7 @@ def _csv_rows(path: Path) -> Iterator[dict[str, Any]]:
 
 def _jsonl_rows(path: Path) -> Iterator[dict[str, Any]]:
     """The rows of a JSONL export, each line one object: a line that is valid JSON but no object (123) is refused
-    like a file of no decisions, not read into an internal error (red team)."""
+    like a file of no decisions, not read into an internal error."""
     with path.open(encoding="utf-8-sig") as handle:
         for number, line in enumerate(handle, 1):
             if line.strip():

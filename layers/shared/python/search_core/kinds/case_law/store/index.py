@@ -137,7 +137,7 @@ class CaseIndex:
         -控訴 also drops every 控訴人)."""
         if not query.expression.excluded:
             return None
-        if not query.expression.clauses:  # the filters alone: every decision passing them (red team: unsaid)
+        if not query.expression.clauses:  # the filters alone: every decision passing them
             return len(self._passing_filters(query))
         return self._count(replace(query, expression=Expression(query.expression.clauses)), _share(deadline, 2))
 
