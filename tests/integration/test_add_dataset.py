@@ -1,6 +1,7 @@
 """The walk-through "Add your own dataset" (docs/datasets.md), done on a copy of the repository: one spec file and one
-catalogue entry (plus the CSV) are all a new action group takes; `make schema` writes the rest, and the new function
-answers a real Bedrock event from data published as `make upload-data` publishes it."""
+catalogue entry (plus the CSV) are all a new action group takes; `make schema` writes the rest, the agent's
+instruction included, and the new function answers a real Bedrock event from data published as `make upload-data`
+publishes it."""
 
 from __future__ import annotations
 
@@ -16,6 +17,8 @@ import pytest
 from cfnlint.api import lint_file
 from cfnlint.decode import decode_str
 from tooling import ROOT
+
+from search_core.catalogue import ACTION_GROUPS
 
 SPEC = '''"""parks.csv: the parks of the area."""
 
@@ -130,9 +133,9 @@ def added(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, set[str]]:
         "from search_core.datasets.stores import STORES\n",
         "from search_core.datasets.parks import PARKS\nfrom search_core.datasets.stores import STORES\n",
     ).replace(
-        '        sql_group(STORES, "店舗・施設検索", "店舗・施設情報を SQL で検索する"),\n',
-        '        sql_group(STORES, "店舗・施設検索", "店舗・施設情報を SQL で検索する"),\n'
-        '        sql_group(PARKS, "公園検索", "公園の情報を SQL で検索する"),\n',
+        '        sql_group(STORES, "店舗・施設", "店舗・施設情報を SQL で検索する"),\n',
+        '        sql_group(STORES, "店舗・施設", "店舗・施設情報を SQL で検索する"),\n'
+        '        sql_group(PARKS, "公園", "公園の情報を SQL で検索する"),\n',
     )
     (package / "catalogue.py").write_text(catalogue, encoding="utf-8")
     (copy / "data" / "parks.csv").write_text(CSV, encoding="utf-8")
@@ -170,9 +173,20 @@ def test_make_schema_wrote_the_function_its_payload_and_its_permissions(added: t
         if g["ActionGroupName"] == "search_parks"
     )
     payload = json.loads(group["ApiSchema"]["Payload"])
+    assert payload["info"]["title"] == "公園検索"
     assert payload["paths"]["/parks/search"]["post"]["operationId"] == "searchParks"
     assert "park_name (TEXT): 公園名" in json.dumps(payload, ensure_ascii=False)
     assert [str(match) for match in lint_file(copy / "template.yaml")] == []
+
+
+def test_the_agents_instruction_names_the_new_action_group_with_what_it_holds(added: tuple[Path, set[str]]) -> None:
+    copy, _ = added
+    template, errors = decode_str((copy / "template.yaml").read_text(encoding="utf-8"))
+    assert not errors
+    instruction = template["Resources"]["Agent"]["Properties"]["Instruction"]
+    assert "イベントと店舗・施設と公園を案内します。search_events・search_stores・search_parks\n" in instruction
+    assert all(name in instruction for name in [*ACTION_GROUPS, "search_parks"])
+    assert template["Resources"]["Harness"]["Properties"]["SystemPrompt"] == [{"Text": instruction}]
 
 
 def test_the_new_function_answers_from_the_published_data(added: tuple[Path, set[str]]) -> None:

@@ -1,22 +1,27 @@
 """The action groups this stack deploys, in one list: everything else (settings, the template's functions, payloads
-and permissions, the upload, the demo, the test fixtures) is derived from it.
+and permissions, the agent's instruction, the upload, the demo, the test fixtures) is derived from it.
 
-Each entry says which kind of tool it is (`SqlTable` or `CaseLaw`): the template, the upload, the attack targets,
-the demo, the benchmarks and the tests derive what differs from the kind, never from a list of names.
+Each entry says which kind of tool it is (`SqlTable` or `CaseLaw`): the template, the agent's instruction, the
+upload, the attack targets, the demo, the benchmarks and the tests derive what differs from the kind, never from a
+list of names.
 
 To add a SQL dataset, write its spec in `search_core/datasets/<name>.py` and add `sql_group(<SPEC>, ...)` below;
-`make schema` then writes its function folder and its part of template.yaml (docs/datasets.md). A new kind of tool
-is a class here, beside `SqlTable` and `CaseLaw`, its package in `search_core/kinds/`, and one entry below.
+`make schema` then writes its function folder and its part of template.yaml, its mention in the agent's instruction
+included (docs/datasets.md). A new kind of tool is a class here, beside `SqlTable` and `CaseLaw`, with the role it
+gives the agent, its package in `search_core/kinds/`, and one entry below.
 """
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any, ClassVar, NamedTuple
 
+from search_core.datasets.clock import JST_NOW, JST_TODAY
 from search_core.datasets.events import EVENTS
 from search_core.datasets.spec import DatasetSpec, camel
 from search_core.datasets.stores import STORES
+from search_core.engine.limits import MAX_ROWS
 
 # A SQL dataset's prepared DuckDB file is published beside its CSV, under the CSV's key plus this suffix.
 PREPARED_SUFFIX = ".duckdb"
@@ -35,6 +40,8 @@ class SqlTable:
     example events and its part of the template from the spec."""
 
     spec: DatasetSpec
+    # What the agent finds there, as its instruction names it (イベント); with 検索, its OpenAPI document's title.
+    subject: str
     # The objects its function may read: the CSV, and the prepared DuckDB file `make upload-data` puts beside it.
     key_suffixes: ClassVar[tuple[str, ...]] = ("", PREPARED_SUFFIX)
     # Its typical request, in events/<action group>/ (`make schema` writes it from the spec's first example).
@@ -42,6 +49,21 @@ class SqlTable:
 
     def example_calls(self) -> tuple[ToolCall, ...]:
         return (ToolCall(self.spec.search_operation, {"sql_query": self.spec.examples[0].sql}),)
+
+    @staticmethod
+    def role(groups: Sequence[ActionGroup]) -> str:
+        """The agent's role these SQL tables serve, in its instruction: each table named, with what it holds.
+
+        >>> print(SqlTable.role([ACTION_GROUPS["search_events"]]).splitlines()[0])
+        東京・麻布台周辺のコンシェルジュ: イベントを案内します。search_events
+        """
+        subjects = "と".join(group.kind.subject for group in groups if isinstance(group.kind, SqlTable))
+        names = "・".join(group.name for group in groups)
+        today, now = JST_TODAY.signature, JST_NOW.signature
+        return f"""東京・麻布台周辺のコンシェルジュ: {subjects}を案内します。{names}
+（search_ で始まり SQL を受け取るツール）に SQL（SELECT のみ）を渡して調べます。列や書き方は各ツールの
+説明と profile の操作に従ってください。時刻と日付はすべて日本時間（JST）で、「今日」「今」は
+{today}、{now} を使います。結果は最大 {MAX_ROWS} 行で、truncated が true なら続きがあります。"""
 
 
 @dataclass(frozen=True)
@@ -57,6 +79,16 @@ class CaseLaw:
             ToolCall("searchCases", {"keywords": "損害賠償 慰謝料"}),
             ToolCall("readCaseText", {"doc_id": "R05-0930-LONG", "offset": 4000}),
         )
+
+    @staticmethod
+    def role(groups: Sequence[ActionGroup]) -> str:
+        """The agent's role the case law serves, in its instruction: when to use each of its operations."""
+        names = "・".join(group.name for group in groups)
+        return f"""法律調査の助手: 日本の判例（裁判所の判決）を調べます。{names} の searchCases で検索し（検索式・
+裁判所・日付。主文：や事件名：で部分を限定、金額はどの書き方でも同じ額に一致、court の 高裁・地裁・
+最高裁 はその審級）、findInCase で判決の中の語の箇所へ進み（near で語が揃う箇所、next_start で続き）、
+readCaseText で全文を next_offset をたどって読みます。答えには判決の doc_id・裁判所・判決日を示し、
+判決の文言は元の表記のまま引用してください。total が該当の総数、more が true なら続きがあります。"""
 
 
 @dataclass(frozen=True)
@@ -112,16 +144,17 @@ class ActionGroup:
         return f"data/{self.published_file or self.data_file}"
 
 
-def sql_group(spec: DatasetSpec, title: str, summary: str) -> ActionGroup:
-    """The action group serving SQL over `spec`'s CSV: search_<name>, POST /<name>/search."""
+def sql_group(spec: DatasetSpec, subject: str, summary: str) -> ActionGroup:
+    """The action group serving SQL over `spec`'s CSV: search_<name>, POST /<name>/search; the agent's instruction
+    says it holds `subject`."""
     return ActionGroup(
         name=f"search_{spec.name}",
-        title=title,
+        title=f"{subject}検索",
         summary=summary,
         description=f"Action group search_{spec.name}: SELECT-only SQL over {spec.file_name}",
         data=spec.name,
         data_file=spec.file_name,
-        kind=SqlTable(spec),
+        kind=SqlTable(spec, subject),
         key_description=f"{spec.file_name} (make upload-data puts its prepared DuckDB file beside it, at <key>.duckdb)",
     )
 
@@ -129,8 +162,8 @@ def sql_group(spec: DatasetSpec, title: str, summary: str) -> ActionGroup:
 ACTION_GROUPS: dict[str, ActionGroup] = {
     group.name: group
     for group in (
-        sql_group(EVENTS, "イベント検索", "イベント情報を SQL で検索する"),
-        sql_group(STORES, "店舗・施設検索", "店舗・施設情報を SQL で検索する"),
+        sql_group(EVENTS, "イベント", "イベント情報を SQL で検索する"),
+        sql_group(STORES, "店舗・施設", "店舗・施設情報を SQL で検索する"),
         ActionGroup(
             name="search_cases",
             title="判例検索",
@@ -153,3 +186,25 @@ SQL_TABLES: dict[str, DatasetSpec] = {
     group.name: group.kind.spec for group in ACTION_GROUPS.values() if isinstance(group.kind, SqlTable)
 }
 SQL_DATASETS: dict[str, DatasetSpec] = {spec.name: spec for spec in SQL_TABLES.values()}
+
+
+# The frame of the agent's instruction (the classic agent's Instruction, the harness's system prompt) around the role
+# of each kind of tool; `make schema` writes it into template.yaml.
+INSTRUCTION_OPENING = "あなたには {roles} つの役割があります。利用者の質問に日本語で、丁寧かつ簡潔に答えてください。"
+INSTRUCTION_CLOSING = """どちらの役割でも、ツールがエラーを返したらメッセージに従って直して再試行し、推測で答えず、
+見つからないときはそう伝えてください。"""
+
+
+def instruction_of(groups: Iterable[ActionGroup]) -> str:
+    """The agent's instruction: the opening, then each kind's role with its action groups, numbered in the
+    catalogue's order, then the closing.
+
+    >>> print(instruction_of(ACTION_GROUPS.values()).splitlines()[1])
+    1. 東京・麻布台周辺のコンシェルジュ: イベントと店舗・施設を案内します。search_events・search_stores
+    """
+    by_kind: dict[type[SqlTable | CaseLaw], list[ActionGroup]] = {}
+    for group in groups:
+        by_kind.setdefault(type(group.kind), []).append(group)
+    roles = [kind.role(members) for kind, members in by_kind.items()]
+    numbered = [f"{number}. " + role.replace("\n", "\n   ") for number, role in enumerate(roles, 1)]
+    return "\n".join([INSTRUCTION_OPENING.format(roles=len(roles)), *numbered, INSTRUCTION_CLOSING]) + "\n"
