@@ -1,7 +1,8 @@
 """Prepare a table for serving: check its CSV against the spec, then write the DuckDB file the function serves from.
 
-A data pipeline runs this once per version of the data (`make upload-data`, or `python -m search_core.kinds.sql_table.publish`);
-the function then downloads a file it opens in milliseconds instead of parsing the CSV on every cold start.
+A data pipeline runs this once per version of the data (`make upload-data`, or
+`python -m search_core.kinds.sql_table.publish`); the function then downloads a file it opens in milliseconds instead
+of parsing the CSV on every cold start.
 """
 
 from __future__ import annotations

@@ -152,7 +152,7 @@ class CaseSearch:
             )
         shown = [passage(full, hit).model_dump() for hit in found.first]
         notes = (
-            outside_the_text(terms, decision.regions, expression.name) or _nowhere(found.total, keywords),
+            outside_the_text(terms, expression.name) or _nowhere(found.total, keywords),
             searched_in_part(decision.searched_until is not None, one=True),
         )
         message = " ".join(note for note in notes if note) or None

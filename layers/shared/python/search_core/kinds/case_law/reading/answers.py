@@ -4,7 +4,7 @@ fitted to the response budget, the message when nothing matches, a passage, a pa
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Collection
+from collections.abc import Callable
 from typing import Any
 
 from search_core.engine.budget import embedded_bytes, fit_rows
@@ -16,6 +16,7 @@ from search_core.fulltext.places import SHOWN_AFTER, Occurrences, Place
 from search_core.fulltext.snippet import excerpt, snippet
 from search_core.fulltext.terms import InField, Term
 from search_core.kinds.case_law.descriptions import FIND_IN_CASE, MAIN_TEXT_CUT, NO_HITS, READ_TEXT, searched_in_part
+from search_core.kinds.case_law.language import FIELDS
 from search_core.kinds.case_law.limits import NAME_CHARS, PASSAGE_BEFORE
 from search_core.kinds.case_law.models import CaseMatches, CaseQuery, Decision
 from search_core.kinds.case_law.reading.pages import largest
@@ -299,25 +300,25 @@ def passages_body(
     )
 
 
-def outside_the_text(
-    terms: tuple[Term, ...], parts_in_text: Collection[str], named: Callable[[Term], str] = lambda t: t.text
-) -> str | None:
+def outside_the_text(terms: tuple[Term, ...], named: Callable[[Term], str] = lambda t: t.text) -> str | None:
     """What the agent reads when terms are confined to a part the full text does not hold (事件名): findInCase
     reads the text, so they are not counted, and their part is in the answer already.
 
     >>> from search_core.fulltext.terms import InField, Phrase
-    >>> outside_the_text((InField("事件名", Phrase("損害賠償")),), {"主文"})[:40]
+    >>> outside_the_text((InField("事件名", Phrase("損害賠償")), InField("主文", Phrase("棄却"))))[:40]
     '事件名:損害賠償 は事件名（本文の外）に限った語です。findInCase は本'
     """
-    outside = [t for t in terms if t.field is not None and t.field not in parts_in_text]
+    outside = [t for t in terms if t.field is not None and not FIELDS[t.field].in_text]
     if not outside:
         return None
-    fields = "・".join(dict.fromkeys(str(t.field) for t in outside))
+    parts = list(dict.fromkeys(FIELDS[str(t.field)] for t in outside))
+    names = "・".join(part.name for part in parts)
+    shown = "・".join(str(part.shown_as) for part in parts)
     return (
-        f"{'、'.join(named(t) for t in outside)} は{fields}（本文の外）に限った語です。"
+        f"{'、'.join(named(t) for t in outside)} は{names}（本文の外）に限った語です。"
         "findInCase は本文（主文・事実及び理由）の中を探すため、これらは数えません（hits に含まれません）。"
-        f"{fields}はこの応答の case_name にあります。"
-        f"本文の中で探すなら「{outside[0].field}:」を付けずに書いてください。"
+        f"{names}はこの応答の {shown} にあります。"
+        f"本文の中で探すなら「{parts[0].name}:」を付けずに書いてください。"
     )
 
 

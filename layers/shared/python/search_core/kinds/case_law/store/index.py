@@ -16,9 +16,9 @@ from pyroaring import BitMap
 from search_core.fulltext.expression import Expression, Parts
 from search_core.fulltext.grams import needed_grams
 from search_core.fulltext.index import TermIndex, gram_bitmaps
-from search_core.fulltext.normalize import normalize
 from search_core.fulltext.packed import searched_utf8, unpacked
 from search_core.fulltext.terms import Term
+from search_core.kinds.case_law.language import FIELDS, Candidate
 from search_core.kinds.case_law.models import CaseMatches, CaseQuery, Decision
 from search_core.kinds.case_law.text.courts import names_level
 
@@ -225,7 +225,7 @@ class CaseIndex:
                 continue
             text = utf8.decode()
             day, name, at, length = days_and_names.get(number, (None, None, 0, 0))
-            parts = _parts(text[at : at + length], name) if expression.has_fields else None
+            parts = _parts(Candidate(text, at, length, name)) if expression.has_fields else None
             if expression.holds_in(text, day, parts):
                 verified.append((number, relevance(text, expression) if scoring else 0.0))
         return verified, True
@@ -265,13 +265,12 @@ class CaseIndex:
         return decisions
 
 
-def _parts(main_text: str, case_name: str | None) -> Parts:
-    """A decision's parts that terms may be confined to: its 主文 as normalised when prepared (read from the searched
-    text), its 事件名 normalised when first asked for."""
+def _parts(candidate: Candidate) -> Parts:
+    """A candidate's parts that terms may be confined to (language.FIELDS), each read when first asked for."""
 
     @cache
     def part(name: str) -> str:
-        return main_text if name == "主文" else normalize(case_name or "")
+        return FIELDS[name].read(candidate)
 
     return part
 
