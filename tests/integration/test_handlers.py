@@ -15,8 +15,7 @@ import pytest
 from tooling.processes import children
 
 from search_core.doors.responses import response_bytes
-from search_core.engine.budget import BUDGET_BYTES
-from search_core.engine.limits import TRUNCATION_MARKER
+from search_core.engine.budget import BUDGET_BYTES, TRUNCATION_MARKER
 from tests.conftest import DATA_DIR, LambdaContext, body_of, load_event, sql_event, status_of
 
 

@@ -1,4 +1,5 @@
-"""The README stays a front door, and every file, section and module the documentation names exists."""
+"""The README stays a front door, every file, section and module the documentation names exists, and every figure it
+gives for a bound is its constant's."""
 
 from __future__ import annotations
 
@@ -7,6 +8,9 @@ from pathlib import Path
 
 import pytest
 from tooling import LAYER, ROOT
+
+from search_core.engine.budget import BUDGET_BYTES, ECHO_BUDGET_BYTES, REPLY_BUDGET_BYTES
+from search_core.engine.limits import MAX_ITEMS, MAX_NESTING, MAX_ROWS, MAX_SQL_CHARS
 
 README = ROOT / "README.md"
 DOCS = [README, *sorted((ROOT / "docs").glob("*.md"))]
@@ -29,6 +33,45 @@ FENCE = re.compile(r"^```.*?^```", re.MULTILINE | re.DOTALL)
 LINK = re.compile(r"!?\[[^\]]*\]\(([^)\s]+)\)")
 CODE = re.compile(r"`([^`\s]+)`")
 MODULE_RUN = re.compile(r"-m (search_core(?:\.\w+)+)")
+# Every figure the documentation gives for a bound, as it is written there and made from the bound's constant: changing
+# a constant fails the docs until they say its new figure. Prose that needs no figure says "the byte budget".
+FIGURES = {
+    "README.md": [f"every answer stays under {BUDGET_BYTES:,} bytes"],
+    "docs/api.md": [
+        f"At most {MAX_ROWS} rows",
+        f"`OFFSET {MAX_ROWS}`",
+        f"stay within {ECHO_BUDGET_BYTES:,} bytes",
+        f"every response stays under {BUDGET_BYTES:,} bytes",
+    ],
+    "docs/deployment.md": [f"✓ {MAX_ROWS} rows, truncated"],
+    "docs/doors.md": [f"the {MAX_SQL_CHARS:,}-character SQL"],
+    "docs/security.md": [
+        f"`SELECT * FROM (…) LIMIT {MAX_ROWS + 1}`",
+        f"A query over {MAX_SQL_CHARS:,} characters",
+        f"`LIMIT {MAX_ROWS + 1}` around the query",
+        f"at most {MAX_ROWS + 1} rows fetched",
+        f"cut at {MAX_ITEMS:,} items and {MAX_NESTING} levels",
+        f"the whole reply cut to {REPLY_BUDGET_BYTES // 1000} KB",
+        f"Responses over {BUDGET_BYTES:,} bytes",
+        f"({MAX_ROWS + 1} rows of structs",
+        f"shapes at most {REPLY_BUDGET_BYTES // 1000} KB",
+    ],
+}
+# How the budget's and the row cap's figures read anywhere: each occurrence must be one of FIGURES.
+BOUND_FIGURES = re.compile(
+    "|".join(
+        rf"(?<![\d,]){re.escape(figure)}(?![\d,])"
+        for figure in (
+            f"{BUDGET_BYTES:,}",
+            f"{ECHO_BUDGET_BYTES:,}",
+            f"{REPLY_BUDGET_BYTES // 1000} KB",
+            f"{MAX_ROWS} rows",
+            f"{MAX_ROWS + 1} rows",
+            f"OFFSET {MAX_ROWS}",
+            f"LIMIT {MAX_ROWS + 1}",
+        )
+    )
+)
 
 
 def named(doc: Path) -> str:
@@ -92,3 +135,18 @@ def test_every_python_file_named_alone_exists(doc: Path) -> None:
 def test_every_module_run_with_python_m_exists(doc: Path) -> None:
     modules = MODULE_RUN.findall(doc.read_text(encoding="utf-8"))
     assert [m for m in modules if not exists(m.replace(".", "/") + ".py")] == []
+
+
+@pytest.mark.parametrize(
+    ("doc", "figure"), [(doc, figure) for doc, figures in FIGURES.items() for figure in figures], ids=str
+)
+def test_every_figure_the_docs_give_for_a_bound_is_its_constants(doc: str, figure: str) -> None:
+    assert figure in (ROOT / doc).read_text(encoding="utf-8")
+
+
+@pytest.mark.parametrize("doc", DOCS, ids=named)
+def test_the_budget_and_row_cap_are_stated_only_where_their_figures_are_checked(doc: Path) -> None:
+    text = doc.read_text(encoding="utf-8")
+    for figure in FIGURES.get(named(doc), []):
+        text = text.replace(figure, "")
+    assert BOUND_FIGURES.findall(text) == []

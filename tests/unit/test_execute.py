@@ -10,7 +10,8 @@ import duckdb
 import pytest
 
 from search_core.datasets.events import EVENTS
-from search_core.engine.limits import MAX_ROWS, TRUNCATION_MARKER, QueryLimits
+from search_core.engine.budget import TRUNCATION_MARKER
+from search_core.engine.limits import MAX_ROWS, QueryLimits
 from search_core.errors import QueryAborted, QueryRejected
 from search_core.safety.policy import QueryPolicy
 from search_core.worker.execute import run_query

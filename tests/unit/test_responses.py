@@ -10,9 +10,15 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from search_core.doors.responses import ECHO_BUDGET_BYTES, body_budget, echo_of, envelope, response_bytes
-from search_core.engine.budget import BUDGET_BYTES, dumps_body, embedded_bytes, fit_rows
-from search_core.engine.limits import TRUNCATION_MARKER
+from search_core.doors.responses import body_budget, echo_of, envelope, response_bytes
+from search_core.engine.budget import (
+    BUDGET_BYTES,
+    ECHO_BUDGET_BYTES,
+    TRUNCATION_MARKER,
+    dumps_body,
+    embedded_bytes,
+    fit_rows,
+)
 
 EXAMPLES = int(os.environ.get("HYPOTHESIS_EXAMPLES", "300"))
 REQUEST = {"actionGroup": "g", "apiPath": "/events/search", "httpMethod": "POST", "sessionAttributes": {"a": "b"}}
@@ -83,7 +89,7 @@ def test_large_session_attributes_shrink_the_budget() -> None:
 
 @pytest.mark.parametrize("field", ["sessionAttributes", "promptSessionAttributes"])
 def test_attributes_over_the_echo_budget_are_not_echoed_and_leave_the_budget(field: str) -> None:
-    oversized = {**REQUEST, field: {"history": "あ" * 9_000}}
+    oversized = {**REQUEST, field: {"history": "あ" * ECHO_BUDGET_BYTES}}
     assert field not in echo_of(oversized)
     assert body_budget(echo_of(oversized)) >= BUDGET_BYTES - ECHO_BUDGET_BYTES
 

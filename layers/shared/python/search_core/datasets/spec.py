@@ -90,8 +90,8 @@ class DatasetSpec(TableSpec):
                 "条件で該当がなければ、message に今の日本時間とデータの期間が返る。言い換えを OR で並べると一部だけ"
                 "当たって見落とすので、"
                 f"値の一覧が要るときや年のない日付は {self.profile_operation} で確かめる。一覧は最初から一意な ORDER BY"
-                "（名前などを加える）を付け、続きは同じ ORDER BY で OFFSET 10。全件の名前だけなら string_agg が 1 行で"
-                "返せる。",
+                f"（名前などを加える）を付け、続きは同じ ORDER BY で OFFSET {MAX_ROWS}。全件の名前だけなら string_agg"
+                " が 1 行で返せる。",
                 "列:",
                 *(f"- {c.name} ({shown_type(c)}): {c.description}{_examples_of(c)}" for c in self.columns),
                 *self._json_lines(),

@@ -1,4 +1,4 @@
-"""The Bedrock response: its shape, what it echoes of the request, and the room its body has in the 25,000 bytes."""
+"""The Bedrock response: its shape, what it echoes of the request, and the room its body has in the byte budget."""
 
 from __future__ import annotations
 
@@ -8,12 +8,10 @@ from typing import Any
 
 from pydantic import Field
 
-from search_core.engine.budget import BUDGET_BYTES
+from search_core.engine.budget import BUDGET_BYTES, ECHO_BUDGET_BYTES
 
 # Room for the status code and the small fields that a skeleton envelope does not yet hold.
 _ENVELOPE_SLACK = 64
-# At most this much of a response echoes the request's attribute maps, so the answer keeps most of the budget.
-ECHO_BUDGET_BYTES = 9_000
 # actionGroup, apiPath and httpMethod are short names; longer ones are echoed cut to this length.
 _MAX_NAME_CHARS = 200
 _NAMES = ("actionGroup", "apiPath", "httpMethod")
@@ -32,10 +30,10 @@ def response_bytes(response: Any) -> int:
 
 
 def echo_of(request: Mapping[str, Any]) -> dict[str, Any]:
-    """What a response echoes of `request`: its names (cut to 200 characters) and each attribute map whole if it
-    still fits ECHO_BUDGET_BYTES (session attributes first), only text that UTF-8 can carry.
+    """What a response echoes of `request`: its names (each cut to _MAX_NAME_CHARS characters) and each attribute map
+    whole if it still fits ECHO_BUDGET_BYTES (session attributes first), only text that UTF-8 can carry.
 
-    >>> big = {"p": "あ" * 9000}
+    >>> big = {"p": "あ" * ECHO_BUDGET_BYTES}
     >>> echo = echo_of({"apiPath": "/x", "sessionAttributes": {"k": "v"}, "promptSessionAttributes": big})
     >>> echo["apiPath"], echo["sessionAttributes"], "promptSessionAttributes" in echo
     ('/x', {'k': 'v'}, False)

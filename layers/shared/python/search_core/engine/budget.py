@@ -1,4 +1,9 @@
-"""The byte budget every answer is cut to, and the cutting: long values first (marked), then trailing rows."""
+"""The byte budget every answer is cut to, every share of it, and the cutting: long values first (marked), then
+trailing rows.
+
+Changing the budget is one edit, BUDGET_BYTES: its shares follow from it, and tests/unit/test_docs.py fails until the
+figures the docs give for them say the same.
+"""
 
 from __future__ import annotations
 
@@ -6,11 +11,16 @@ import json
 from collections.abc import Callable
 from typing import Any
 
-from search_core.engine.limits import TRUNCATION_MARKER
-
 BUDGET_BYTES = 25_000
 # What the SQL worker may send back: a few responses' worth, so that cutting it to one is quick and loses nothing.
 REPLY_BUDGET_BYTES = 4 * BUDGET_BYTES
+# What a response may spend echoing the request's attribute maps (session and prompt attributes): 36%, so the answer
+# keeps nearly two thirds of the budget whatever a session carries.
+ECHO_BUDGET_BYTES = BUDGET_BYTES * 36 // 100
+# The most characters of one value the worker ships: a character takes at least a byte, so no longer value could fit.
+MAX_CELL_CHARS = BUDGET_BYTES
+# Ends a value (text or list) cut to fit, so the agent reads that it goes on.
+TRUNCATION_MARKER = "…（省略）"
 # The smallest a clipped value gets before whole rows are dropped instead.
 _MIN_CELL_CHARS = 32
 

@@ -1,10 +1,21 @@
-"""Every bound on query execution, derived in one place from the function's memory and timeout."""
+"""Every bound on query execution but the byte budget: rows, SQL length, nesting and items, and the time and memory
+derived in one place from the function's memory and timeout.
+
+The byte budget an answer is cut to and its shares, the longest value a worker ships among them, are engine/budget.py's,
+as is the marker that ends a value cut to fit.
+"""
 
 from __future__ import annotations
 
 import os
 from dataclasses import asdict, dataclass
 from typing import Any
+
+from search_core.engine.budget import MAX_CELL_CHARS
+
+# Re-exported: the modules that cut values to these bounds (values, explain, the profile, the Bedrock door, case law)
+# import the marker from here.
+from search_core.engine.budget import TRUNCATION_MARKER as TRUNCATION_MARKER
 
 MAX_ROWS = 10
 # The share of the timeout after which the worker interrupts DuckDB (the parent kills at the whole timeout).
@@ -17,9 +28,6 @@ _IN_MEMORY_DATA_SHARE = 0.25
 # Texts whose checks and conditions a worker keeps (each costs memory of about twice its own length).
 TEXTS_KEPT = 64
 MAX_SQL_CHARS = 20_000
-# No single value can be longer than the whole response budget, so the worker never ships more than this.
-MAX_CELL_CHARS = 25_000
-TRUNCATION_MARKER = "…（省略）"
 # Lists and structs nested deeper than this reach the agent as text: JSON that deep helps no one, and bounding it
 # bounds the recursion that converts and measures values.
 MAX_NESTING = 16
