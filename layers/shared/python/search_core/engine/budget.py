@@ -44,17 +44,31 @@ def fit_rows(
     """
     if embedded_bytes(make_body(rows)) <= budget:
         return rows, False
-    low, high = _MIN_CELL_CHARS, max(_MIN_CELL_CHARS, _longest_text(rows))
-    while low < high:  # the largest per-value length that still fits
-        middle = (low + high + 1) // 2
-        if embedded_bytes(make_body(_clip_rows(rows, middle))) <= budget:
-            low = middle
-        else:
-            high = middle - 1
-    clipped = _clip_rows(rows, low)
+    fitting = largest(
+        _MIN_CELL_CHARS,
+        max(_MIN_CELL_CHARS, _longest_text(rows)),
+        lambda length: embedded_bytes(make_body(_clip_rows(rows, length))) <= budget,
+    )
+    clipped = _clip_rows(rows, fitting)
     while clipped and embedded_bytes(make_body(clipped)) > budget:
         clipped = clipped[:-1]
     return clipped, True
+
+
+def largest(low: int, high: int, fits: Callable[[int], bool]) -> int:
+    """The largest n from `low` to `high` for which `fits(n)`, where fitting is lost as n grows; `low` when none does
+    (the caller knows whether `low` fits): the longest value, page or 主文 that leaves an answer within its budget.
+
+    >>> largest(0, 100, lambda n: n * n <= 50)
+    7
+    """
+    while low < high:
+        middle = (low + high + 1) // 2
+        if fits(middle):
+            low = middle
+        else:
+            high = middle - 1
+    return low
 
 
 def _clip_rows(rows: list[dict[str, Any]], max_chars: int) -> list[dict[str, Any]]:

@@ -7,7 +7,7 @@ import math
 from collections.abc import Callable
 from typing import Any
 
-from search_core.engine.budget import embedded_bytes, fit_rows
+from search_core.engine.budget import embedded_bytes, fit_rows, largest
 from search_core.engine.limits import TRUNCATION_MARKER
 from search_core.fulltext.amounts import Amount, AmountRange
 from search_core.fulltext.citations import Citation
@@ -19,7 +19,6 @@ from search_core.kinds.case_law.descriptions import FIND_IN_CASE, MAIN_TEXT_CUT,
 from search_core.kinds.case_law.language import FIELDS
 from search_core.kinds.case_law.limits import NAME_CHARS, PASSAGE_BEFORE
 from search_core.kinds.case_law.models import CaseMatches, CaseQuery, Decision
-from search_core.kinds.case_law.reading.pages import largest
 from search_core.kinds.case_law.responses import (
     CaseHit,
     CasePassagesResponse,

@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from search_core.engine.budget import embedded_bytes
+from search_core.engine.budget import embedded_bytes, largest
 
 
 def page_end(text: str, offset: int, make_body: Callable[[str, int | None], Any], budget: int) -> int:
@@ -17,19 +17,3 @@ def page_end(text: str, offset: int, make_body: Callable[[str, int | None], Any]
     if embedded_bytes(make_body(text[offset:], None)) <= budget:
         return len(text)
     return largest(offset + 1, len(text) - 1, lambda end: embedded_bytes(make_body(text[offset:end], end)) <= budget)
-
-
-def largest(low: int, high: int, fits: Callable[[int], bool]) -> int:
-    """The largest n from `low` to `high` for which `fits(n)`, where fitting is lost as n grows; `low` when none does
-    (the caller knows whether `low` fits).
-
-    >>> largest(0, 100, lambda n: n * n <= 50)
-    7
-    """
-    while low < high:
-        middle = (low + high + 1) // 2
-        if fits(middle):
-            low = middle
-        else:
-            high = middle - 1
-    return low
