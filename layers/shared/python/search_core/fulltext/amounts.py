@@ -141,7 +141,7 @@ class Amount(Term):
 
     @property
     def exact_by_index(self) -> bool:
-        # amount_keys finds a sum where, and only where, `holds` does (tests/unit/test_case_keys.py).
+        # amount_keys finds a sum where, and only where, `holds` does (tests/unit/fulltext/test_index_keys.py).
         return True
 
     @staticmethod

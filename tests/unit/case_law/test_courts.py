@@ -11,6 +11,7 @@ import pytest
 from search_core.kinds.case_law.service import case_query
 from search_core.kinds.case_law.store.build import prepare
 from search_core.kinds.case_law.store.index import CaseIndex
+from search_core.kinds.case_law.text.courts import canonical_court
 from tests.conftest import write_export
 
 # One decision per court, named by doc_id; 大阪地裁 is stored abbreviated, as some sources write it.
@@ -99,3 +100,18 @@ def test_the_beginning_of_a_name_matches_the_courts_it_begins(index: CaseIndex, 
 @pytest.mark.parametrize("court", ["大阪簡裁", "高等裁判所那覇", "京地裁", "財産高等裁判所"])
 def test_a_name_never_matches_inside_a_longer_court_word(index: CaseIndex, court: str) -> None:
     assert courts_matching(index, court) == set()
+
+
+@pytest.mark.parametrize(
+    ("short", "full"),
+    [("東京地裁", "東京地方裁判所"), ("大阪高裁", "大阪高等裁判所"), ("札幌家裁", "札幌家庭裁判所"),
+     ("名古屋簡裁", "名古屋簡易裁判所"), ("最高裁", "最高裁判所"), ("知財高裁", "知的財産高等裁判所")],
+)  # fmt: skip
+def test_court_abbreviations_expand_both_ways(short: str, full: str) -> None:
+    assert canonical_court(short) == canonical_court(full) == full
+
+
+def test_full_names_are_not_expanded_twice() -> None:
+    assert canonical_court("最高裁判所第二小法廷") == "最高裁判所第2小法廷"
+    assert canonical_court("知的財産高等裁判所") == "知的財産高等裁判所"
+    assert canonical_court("横浜地方裁判所川崎支部") == "横浜地方裁判所川崎支部"
