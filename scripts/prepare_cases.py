@@ -16,7 +16,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from tooling.progress import StageProgress
 
-from search_core.kinds.case_law.limits import MAX_SEARCHED_CHARS
+from search_core.kinds.case_law.limits import MAX_DOC_ID_CHARS, MAX_SEARCHED_CHARS
 from search_core.kinds.case_law.store.build import prepare
 
 
@@ -29,7 +29,8 @@ def main(argv: list[str] | None = None) -> None:
         stats = prepare(args.source, args.target, progress=progress)
     print(
         f"{args.target}: {stats.decisions:,} decisions, {stats.grams:,} index grams, {stats.skipped} rows skipped "
-        f"(no doc_id or duplicate), {stats.searched_in_part} searched only up to {MAX_SEARCHED_CHARS:,} characters, "
+        f"(no doc_id, one over {MAX_DOC_ID_CHARS} characters, or a duplicate), "
+        f"{stats.searched_in_part} searched only up to {MAX_SEARCHED_CHARS:,} characters, "
         f"{stats.seconds:.1f} s",
         file=sys.stderr,
     )

@@ -19,10 +19,11 @@ from search_core.fulltext.normalize import normalize, split_keywords
 from search_core.fulltext.packed import unpacked
 from search_core.fulltext.terms import Phrase
 from search_core.kinds.case_law.language import parse
+from search_core.kinds.case_law.limits import MAX_NAMED_WITHIN_FILTERS
 from search_core.kinds.case_law.models import CaseMatches, CaseQuery
 from search_core.kinds.case_law.store.build import search_text
 from search_core.kinds.case_law.store.exports import read_decisions
-from search_core.kinds.case_law.store.index import MAX_NAMED_WITHIN_FILTERS, CaseIndex, relevance
+from search_core.kinds.case_law.store.index import CaseIndex, relevance
 from search_core.kinds.case_law.text.courts import canonical_court
 from tests.conftest import DATA_DIR, opened_cases, write_export
 
@@ -295,7 +296,7 @@ def test_an_empty_answer_names_the_few_decisions_its_filters_hold(index: CaseInd
     assert 0 < len(within) <= MAX_NAMED_WITHIN_FILTERS
     # When the term is searched within that court, Then the answer names exactly the court's decisions
     answer = found(index, "存在しない言い回し", court="京都家裁")
-    assert answer.total == 0 and [doc_id for doc_id, _, _ in answer.within_filters] == within
+    assert answer.total == 0 and [listed.doc_id for listed in answer.within_filters] == within
     # And a filter holding more than a few names none
     assert len(ids(index, "", date_from=date(1900, 1, 1))) > MAX_NAMED_WITHIN_FILTERS
     assert found(index, "存在しない言い回し", date_from=date(1900, 1, 1)).within_filters == ()

@@ -16,6 +16,7 @@ from typing import ClassVar, Protocol
 from search_core.fulltext import expression
 from search_core.fulltext.expression import Expression
 from search_core.fulltext.normalize import normalize
+from search_core.kinds.case_law.limits import MAX_SEARCHED_NAME_CHARS
 
 
 @dataclass(frozen=True)
@@ -53,14 +54,14 @@ class MainText(Field):
 
 
 class CaseName(Field):
-    """The 事件名, normalised when a term asks for it (short: at most a few hundred characters)."""
+    """The 事件名, normalised when a term asks for it, as far as it is searched (MAX_SEARCHED_NAME_CHARS)."""
 
     name = "事件名"
     in_text = False
     shown_as = "case_name"
 
     def read(self, candidate: Candidate) -> str:
-        return normalize(candidate.case_name or "")
+        return normalize((candidate.case_name or "")[:MAX_SEARCHED_NAME_CHARS])
 
 
 FIELDS: dict[str, Field] = {field.name: field for field in (MainText(), CaseName())}

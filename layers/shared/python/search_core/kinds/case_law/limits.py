@@ -20,6 +20,11 @@ NAME_CHARS = 300
 # What a passage shows around its term, in characters.
 PASSAGE_BEFORE = 80
 MAX_HEADING_CHARS = 100
+# The most of a decision's doc_id, court, date, case number or case name that is searched: many times the longest
+# real ones (case names run to ~150 characters), so no name can take a preparing function's time or a search's.
+MAX_SEARCHED_NAME_CHARS = 10_000
+# When the court and dates hold this few decisions and the terms leave none, the empty answer lists them.
+MAX_NAMED_WITHIN_FILTERS = 3
 # How much of a decision's 主文 and 事実及び理由, once normalised, is searched: several times the longest judgments
 # read here (180,000 to 310,000 characters), it bounds the time and memory preparing one decision takes
 # (scripts/bench_hostile_cases.py measures it), so no decision can exhaust a function that prepares a raw file. The

@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from datetime import date
 from functools import cached_property
+from typing import NamedTuple
 
 from search_core.fulltext.expression import Expression
 from search_core.fulltext.terms import Term
@@ -51,8 +52,20 @@ class CaseMatches:
     undated: int | None = None
     # When the court and dates leave nothing: the court's decisions dates aside, and their first and last dates.
     court_span: tuple[int, date | None, date | None] | None = None
-    # When the filters hold a few decisions and the terms none of them: each one's doc_id, date and case name.
-    within_filters: tuple[tuple[str, date | None, str | None], ...] = ()
+    # When the filters hold a few decisions and the terms none of them: those decisions.
+    within_filters: tuple[Listed, ...] = ()
+    # For an empty answer: how many decisions of the collection are searched only in part (their tails hold terms
+    # no count includes).
+    searched_in_part: int = 0
+
+
+class Listed(NamedTuple):
+    """A decision named in an answer without being a hit."""
+
+    doc_id: str
+    date: date | None
+    case_name: str | None
+    searched_in_part: bool
 
 
 _MAIN_HEADING, _REASONS_HEADING = "主文\n", "\n\n事実及び理由\n"
@@ -93,6 +106,21 @@ class Decision:
         main_start = len(_MAIN_HEADING)
         reasons_start = main_start + len(self.main_text or "") + len(_REASONS_HEADING)
         return {"主文": (main_start, main_start + main), "事実及び理由": (reasons_start, reasons_start + reasons)}
+
+    @property
+    def searched_text(self) -> str:
+        """`full_text` up to where searching stops: what findInCase reads for places, so that a word or a number the
+        cut goes through reads as the search read it."""
+        until = self.searched_until
+        return self.full_text if until is None else self.full_text[:until]
+
+    @property
+    def searched_body(self) -> str:
+        """`body` up to where searching stops: what a snippet is looked for in."""
+        if self.searched_chars is None:
+            return self.body
+        main = len(self.main_text or "")
+        return self.body[: self.searched_chars if self.searched_chars <= main else self.searched_chars + 1]
 
     @property
     def searched_until(self) -> int | None:

@@ -8,8 +8,8 @@ from pydantic import BaseModel, Field
 from search_core.doors.responses import absent_when_none
 from search_core.fulltext.places import NEAR_CHARS
 from search_core.fulltext.snippet import SCAN_CHARS
-from search_core.kinds.case_law.descriptions import MAIN_TEXT_CUT, READ_TEXT, SEARCHED_UNTIL_DESCRIPTION
-from search_core.kinds.case_law.limits import PAGE_CHARS, PASSAGE_BEFORE
+from search_core.kinds.case_law.descriptions import FIND_IN_CASE, MAIN_TEXT_CUT, READ_TEXT, SEARCHED_UNTIL_DESCRIPTION
+from search_core.kinds.case_law.limits import MAX_NAMED_WITHIN_FILTERS, PAGE_CHARS, PASSAGE_BEFORE
 from search_core.kinds.case_law.text.overview import OVERVIEW_CHARS
 
 
@@ -71,6 +71,15 @@ class TermCount(BaseModel):
     )
 
 
+class DecisionWithinFilters(BaseModel):
+    doc_id: str
+    date: str | None = Field(description="判決日（ISO 形式 YYYY-MM-DD、不明なら null）")
+    case_name: str | None
+    searched_in_part: bool | None = absent_when_none(
+        "非常に長い判決で、語を探したのが先頭だけなら true（その先は readCaseText で読めます）"
+    )
+
+
 class CaseSearchResponse(BaseModel):
     results: list[CaseHit]
     count: int = Field(description="返した件数")
@@ -83,6 +92,10 @@ class CaseSearchResponse(BaseModel):
     message: str | None = absent_when_none("limit を調整したときや該当がないときの説明")
     term_counts: list[TermCount] | None = absent_when_none(
         "該当がないとき: 語ごとに、その語だけを含む判決の数（court・日付を指定したときはその条件の中で数えます）"
+    )
+    within_filters: list[DecisionWithinFilters] | None = absent_when_none(
+        f"該当がなく、court・日付の条件を満たす判決が {MAX_NAMED_WITHIN_FILTERS} 件以下のとき: その判決（語を外すか、"
+        f"doc_id を {FIND_IN_CASE}・{READ_TEXT} に渡して確かめられます）"
     )
 
 

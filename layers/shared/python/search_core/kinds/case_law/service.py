@@ -135,12 +135,12 @@ class CaseSearch:
         # Bounded like a search: a 10-million-character decision takes 32 s in near mode.
         with self._deadline(index, _passages_timeout_message(self.limits)) as deadline:
             decision = _found(index.decision(doc_id), doc_id)
-            full = decision.full_text
+            full, searched = decision.full_text, decision.searched_text
             found = (
-                occurrences(full, terms, first, start, decision.regions, deadline, expression.name)
+                occurrences(searched, terms, first, start, decision.regions, deadline, expression.name)
                 if mode == EACH
                 else near_places(
-                    full,
+                    searched,
                     expression.clauses,
                     first,
                     start,
@@ -152,7 +152,7 @@ class CaseSearch:
             )
         shown = [passage(full, hit).model_dump() for hit in found.first]
         notes = (
-            outside_the_text(terms, expression.name) or _nowhere(found.total, keywords),
+            outside_the_text(terms, expression.name) or _nowhere(found.total, keywords, decision.searched_until),
             searched_in_part(decision.searched_until is not None, one=True),
         )
         message = " ".join(note for note in notes if note) or None
@@ -240,16 +240,22 @@ def _places(decision: Decision, shown: Expression | None, deadline: float) -> tu
     """The places of a hit that `passages` asks for (outer_places), or None when it asks for none."""
     if shown is None:
         return None
-    return outer_places(decision.full_text, shown.positive_terms, decision.regions, deadline, shown.name)
+    return outer_places(decision.searched_text, shown.positive_terms, decision.regions, deadline, shown.name)
 
 
-def _nowhere(hits: int, keywords: str) -> str | None:
-    """What a findInCase without a place says: the decision's text does not hold the terms, though a search may have
-    found it by what lies outside the text (its date, court, case number, name or doc_id)."""
+def _nowhere(hits: int, keywords: str, searched_until: int | None = None) -> str | None:
+    """What a findInCase without a place says: the decision's text (up to where it is searched) does not hold the
+    terms, though a search may have found it by what lies outside the text (its date, court, case number, name or
+    doc_id)."""
     if hits:
         return None
+    where = (
+        "本文（主文・事実及び理由）"
+        if searched_until is None
+        else f"本文のうち語を探す部分（offset {searched_until:,} まで）"
+    )
     return (
-        f"この判決の本文（主文・事実及び理由）に「{keywords[:100]}」に当たる箇所はありません。searchCases は判決日・"
+        f"この判決の{where}に「{keywords[:100]}」に当たる箇所はありません。searchCases は判決日・"
         "裁判所・事件番号・事件名・doc_id にも一致するので、検索で見つかった判決でも本文にないことがあります。"
         "別の語で探すか、readCaseText で見出しから読んでください。"
     )

@@ -18,12 +18,13 @@ from search_core.fulltext.terms import InField, Term
 from search_core.kinds.case_law.descriptions import FIND_IN_CASE, MAIN_TEXT_CUT, NO_HITS, READ_TEXT, searched_in_part
 from search_core.kinds.case_law.language import FIELDS
 from search_core.kinds.case_law.limits import NAME_CHARS, PASSAGE_BEFORE
-from search_core.kinds.case_law.models import CaseMatches, CaseQuery, Decision
+from search_core.kinds.case_law.models import CaseMatches, CaseQuery, Decision, Listed
 from search_core.kinds.case_law.responses import (
     CaseHit,
     CasePassagesResponse,
     CaseSearchResponse,
     CaseTextResponse,
+    DecisionWithinFilters,
     Passage,
     TermCount,
 )
@@ -64,7 +65,8 @@ def hit(
     none); with `places` (outer_places), the passages of the places asked for and how many occurrences there are.
     Also whether the passage's term was looked for in time (else the passage is the opening)."""
     # A term confined to a part is left to that part: the 主文 comes whole in the hit.
-    shown, at, in_time = snippet(decision.body, tuple(term for term in keywords if term.field is None), deadline)
+    terms = tuple(term for term in keywords if term.field is None)
+    shown, at, in_time = snippet(decision.searched_body, terms, deadline)
     found = CaseHit(
         passages=None if places is None else [passage(decision.full_text, place) for place in places[0]],
         passage_hits=None if places is None else places[1],
@@ -139,6 +141,7 @@ def search_body(
     parts = (note, estimate, cut, None if hits else _no_hits(found, query), *asides)
     message = " ".join(part for part in parts if part) or None
     return CaseSearchResponse(
+        within_filters=[_within_filters(listed) for listed in found.within_filters] or None,
         results=hits,
         count=len(hits),
         total=found.total,
@@ -146,6 +149,15 @@ def search_body(
         more=found.total > len(hits) or not found.total_exact,  # uncounted candidates may hold more
         message=message,
         term_counts=counts,
+    )
+
+
+def _within_filters(listed: Listed) -> DecisionWithinFilters:
+    return DecisionWithinFilters(
+        doc_id=listed.doc_id,
+        date=listed.date.isoformat() if listed.date else None,
+        case_name=_name(listed.case_name),
+        searched_in_part=listed.searched_in_part or None,
     )
 
 
@@ -189,19 +201,9 @@ def _no_hits(found: CaseMatches, query: CaseQuery) -> str:
         return NO_HITS + "court・日付の条件だけで 0 件です（語によらず該当はありません）。" + _court_span(found)
     parts = [NO_HITS, *_terms_missing(found, query)]
     if found.filtered_total is not None:
-        parts.append(f"court・日付の条件を満たす判決は {found.filtered_total} 件あります{_named(found)}。")
+        listed = "（within_filters にあります）" if found.within_filters else ""
+        parts.append(f"court・日付の条件を満たす判決は {found.filtered_total} 件あります{listed}。")
     return "".join(parts)
-
-
-def _named(found: CaseMatches) -> str:
-    """The few decisions the filters hold, so the agent needs no call to list them."""
-    if not found.within_filters:
-        return ""
-    named = "、".join(
-        f"doc_id {doc_id[:100]}：{day.isoformat() if day else '判決日なし'} {_name(name) or ''}".rstrip()
-        for doc_id, day, name in found.within_filters
-    )
-    return f"（{named}。語を外すか、doc_id を {FIND_IN_CASE}・{READ_TEXT} に渡して確かめられます）"
 
 
 def _terms_missing(found: CaseMatches, query: CaseQuery) -> list[str]:
@@ -221,6 +223,11 @@ def _terms_missing(found: CaseMatches, query: CaseQuery) -> list[str]:
     if blocking:
         names = "、".join(named(term)[:60] for term in blocking)
         parts.append(f"{where}次の語を含む判決はありません: {names}。{_rewording_advice(blocking)}")
+        if found.searched_in_part:
+            parts.append(
+                f"ただし非常に長い判決 {found.searched_in_part} 件は先頭だけを検索しているため、"
+                "その先にある語は数えていません。"
+            )
     elif counts and every_term_counted and every_clause_held and not found.without_excluded:
         parts.append(
             "語（OR はどれか）はそれぞれ見つかりますが、すべてを満たす判決はありません（term_counts を参照）。"

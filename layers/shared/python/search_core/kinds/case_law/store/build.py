@@ -21,7 +21,6 @@ from __future__ import annotations
 
 import os
 import time
-import unicodedata
 from bisect import bisect_right
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
@@ -35,7 +34,7 @@ from search_core.fulltext.dates import parse_decision_date
 from search_core.fulltext.index import IndexBuilder
 from search_core.fulltext.normalize import normalize
 from search_core.fulltext.packed import packed, searched_utf8
-from search_core.kinds.case_law.limits import MAX_SEARCHED_CHARS
+from search_core.kinds.case_law.limits import MAX_DOC_ID_CHARS, MAX_SEARCHED_CHARS, MAX_SEARCHED_NAME_CHARS
 from search_core.kinds.case_law.store.exports import counted_rows, read_decisions
 from search_core.kinds.case_law.text.courts import canonical_court
 
@@ -43,12 +42,13 @@ from search_core.kinds.case_law.text.courts import canonical_court
 # what each version holds).
 FORMAT_VERSION = "13"
 SEARCHED_COLUMNS = ("doc_id", "court", "date", "case_number", "case_name", "main_text", "facts_and_reasons")
+_BODY = ("main_text", "facts_and_reasons")
 # Keywords never hold whitespace, so joining the columns with a newline never creates a false match across them.
 COLUMN_SEPARATOR = "\n"
 _BATCH = 200
 _GRAM_CHUNK = 2000  # decisions whose pairs are gathered before they join the sets (bounds the lists held)
 # Normalising (NFKC) lengthens a character at most eighteenfold (ﷺ): a body this short is never past the bound.
-_LONGEST_NFKC = 18
+_LONGEST_NORMAL_FORM = 18
 _MEASURED_SLICE = 65_536
 
 # The stages, in order, as a Progress is told them; each counts decisions, but writing the index counts grams.
@@ -124,30 +124,29 @@ def search_text(row: dict[str, Any]) -> str:
 
 
 def _searched_pieces(row: dict[str, Any]) -> list[str]:
-    return [normalize(row[c] or "") for c in SEARCHED_COLUMNS]
+    """Each searched column normalised; a name cut to MAX_SEARCHED_NAME_CHARS first (the body is cut by
+    _searched_row)."""
+    return [normalize((row[c] or "")[: None if c in _BODY else MAX_SEARCHED_NAME_CHARS]) for c in SEARCHED_COLUMNS]
 
 
 def searched_length(main_text: str, facts_and_reasons: str, bound: int = MAX_SEARCHED_CHARS) -> int | None:
     """How many characters of the 主文 followed by 事実及び理由 (as written) are searched: None for all of them, else
-    the most whose NFKC form stays within `bound` characters (measured a slice at a time, so a body of any length
-    costs no more than the bound).
+    the most whose normal form (the searched text: NFKC, ① as (1), casefold) stays within `bound` characters,
+    measured a slice at a time (so within a few characters where a slice's edge splits a number), and so that a body
+    of any length costs no more than the bound.
 
     >>> searched_length("主文", "理由" * 10, bound=5), searched_length("主文", "理由", bound=5)
     (5, None)
     """
     body_length = len(main_text) + len(facts_and_reasons)
-    if body_length * _LONGEST_NFKC <= bound:
+    if body_length * _LONGEST_NORMAL_FORM <= bound:
         return None
     room = bound
     for start in range(0, body_length, _MEASURED_SLICE):
         piece = _body_slice(main_text, facts_and_reasons, start, start + _MEASURED_SLICE)
-        grown = len(unicodedata.normalize("NFKC", piece))
+        grown = len(normalize(piece))
         if grown > room:
-            return (
-                start
-                + bisect_right(range(len(piece) + 1), room, key=lambda n: len(unicodedata.normalize("NFKC", piece[:n])))
-                - 1
-            )
+            return start + bisect_right(range(len(piece) + 1), room, key=lambda n: len(normalize(piece[:n]))) - 1
         room -= grown
     return None
 
@@ -187,13 +186,13 @@ def _stage(
     searched_chars: int,
 ) -> tuple[int, int]:
     """Every row normalised and packed into `staged`; how many decisions that makes, and how many rows were skipped
-    (no doc_id, or a duplicate). `total`: the rows to read, if known."""
+    (no doc_id, one longer than an agent may send, or a duplicate). `total`: the rows to read, if known."""
     staged = skipped = 0
     for batch in _batches(rows, _BATCH):
         progress(READING, staged + skipped, total)
         values = []
         for row in batch:
-            if not (row["doc_id"] or "").strip():
+            if not 0 < len((row["doc_id"] or "").strip()) <= MAX_DOC_ID_CHARS:
                 skipped += 1
                 continue
             values.append(_staged_values(row, searched_chars))

@@ -19,7 +19,8 @@ from search_core.fulltext.index import TermIndex, gram_bitmaps
 from search_core.fulltext.packed import searched_utf8, unpacked
 from search_core.fulltext.terms import Term
 from search_core.kinds.case_law.language import FIELDS, Candidate
-from search_core.kinds.case_law.models import CaseMatches, CaseQuery, Decision
+from search_core.kinds.case_law.limits import MAX_NAMED_WITHIN_FILTERS
+from search_core.kinds.case_law.models import CaseMatches, CaseQuery, Decision, Listed
 from search_core.kinds.case_law.text.courts import names_level
 
 # Candidates are checked newest first in growing batches, so a common keyword stops after a few batches.
@@ -35,8 +36,6 @@ COUNTING_SECONDS = 0.01
 RELEVANCE_SECONDS = 0.3
 # Terms counted one by one to explain an empty answer (the language allows 20; the first few say enough).
 MAX_COUNTED_TERMS = 8
-# When the filters hold this few decisions and the terms leave none, the empty answer names them.
-MAX_NAMED_WITHIN_FILTERS = 3
 _DECISION_COLUMNS = """SELECT c.doc_num, c.doc_id, c.court, c.date, c.date_text, c.case_number, c.case_name,
     c.searched_chars, t.packed"""
 
@@ -46,9 +45,13 @@ class CaseIndex:
 
     def __init__(self, con: duckdb.DuckDBPyConnection) -> None:
         self.con = con
-        counts = con.execute("SELECT count(*), count(*) FILTER (WHERE date IS NULL) FROM cases").fetchall()[0]
+        counts = con.execute(
+            """SELECT count(*), count(*) FILTER (WHERE date IS NULL), count(*) FILTER (WHERE searched_chars IS NOT NULL)
+            FROM cases"""
+        ).fetchall()[0]
         self.decisions: int = counts[0]
         self._undated_decisions: int = counts[1]
+        self._searched_in_part: int = counts[2]
         self._everyone = BitMap(range(self.decisions))
 
     def search(self, query: CaseQuery, deadline: float = math.inf) -> CaseMatches:
@@ -70,15 +73,18 @@ class CaseIndex:
         span = self._court_span(query) if filtered == 0 and query.court and query.dated else None
         excluded = self._without_excluded(query, deadline)
         named = self._named(query) if filtered and filtered <= MAX_NAMED_WITHIN_FILTERS else ()
-        return CaseMatches(decisions, 0, exact, counts, filtered, excluded, undated, span, named)
+        return CaseMatches(
+            decisions, 0, exact, counts, filtered, excluded, undated, span, named, self._searched_in_part
+        )
 
-    def _named(self, query: CaseQuery) -> tuple[tuple[str, date | None, str | None], ...]:
-        """The decisions passing the filters (few), newest first: their doc_id, date and case name."""
+    def _named(self, query: CaseQuery) -> tuple[Listed, ...]:
+        """The decisions passing the filters (few), newest first."""
         rows = self.con.execute(
-            "SELECT doc_id, date, case_name FROM cases WHERE doc_num = ANY(?) ORDER BY doc_num",
+            """SELECT doc_id, date, case_name, searched_chars IS NOT NULL FROM cases WHERE doc_num = ANY(?)
+            ORDER BY doc_num""",
             [list(self._passing_filters(query))],
         ).fetchall()
-        return tuple((doc_id, day, name) for doc_id, day, name in rows)
+        return tuple(Listed(*row) for row in rows)
 
     def _court_span(self, query: CaseQuery) -> tuple[int, date | None, date | None]:
         """The decisions of the court asked for, dates aside: how many, and their first and last dates."""
