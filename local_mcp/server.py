@@ -33,7 +33,7 @@ from mcp.server.lowlevel import Server
 from mcp.server.stdio import stdio_server
 from mcp.shared.message import SessionMessage
 from pydantic import ValidationError
-from tooling.local import ROOT, close_function, gateway_context, import_function
+from tooling.local import ROOT, close_function, environment, gateway_context, import_function
 
 from search_core.catalogue import ACTION_GROUPS
 from search_core.doors.gateway import tool_error, unknown_tool
@@ -105,7 +105,7 @@ class LocalTools:
         self._wait_seconds = QUEUED_CALLS * settings.query_timeout_seconds
         self.tools: dict[str, tuple[str, Tool]] = {}
         try:
-            with _memory_size(memory_share(settings.memory_mb, len(names))):
+            with environment({MEMORY_VARIABLE: str(memory_share(settings.memory_mb, len(names)))}):
                 for name in names:
                     self._load(name)
         except BaseException:
@@ -158,20 +158,6 @@ def memory_share(memory_mb: int, functions: int) -> int:
     (341, 128)
     """
     return max(128, memory_mb // functions)
-
-
-@contextmanager
-def _memory_size(memory_mb: int) -> Iterator[None]:
-    """Lambda's memory setting, which the functions size themselves by as they load, set to `memory_mb` meanwhile."""
-    before = os.environ.get(MEMORY_VARIABLE)
-    os.environ[MEMORY_VARIABLE] = str(memory_mb)
-    try:
-        yield
-    finally:
-        if before is None:
-            del os.environ[MEMORY_VARIABLE]
-        else:
-            os.environ[MEMORY_VARIABLE] = before
 
 
 def mcp_server(tools: LocalTools) -> Server[Any]:

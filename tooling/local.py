@@ -9,7 +9,10 @@ import importlib.util
 import json
 import os
 import sys
+from collections.abc import Iterable, Iterator, Mapping
+from contextlib import contextmanager
 from dataclasses import dataclass
+from pathlib import Path
 from types import ModuleType
 from typing import Any
 
@@ -59,6 +62,45 @@ def close_function(module: ModuleType) -> None:
     """Stop what a function module holds open (a worker process, a database connection) and forget the module."""
     module.function.close()
     sys.modules.pop(module.__name__, None)
+
+
+@contextmanager
+def sample_functions(names: Iterable[str], tag: str, cache_dir: Path, **env: str) -> Iterator[dict[str, ModuleType]]:
+    """Each function imported once (as `<name>_<tag>`) on the sample data with `env` set, which stays set meanwhile,
+    and closed afterwards."""
+    with environment({"DATA_CACHE_DIR": str(cache_dir), **env}, unset=data_variables()):
+        loaded = {name: import_function(name, f"{name}_{tag}") for name in names}
+        try:
+            yield loaded
+        finally:
+            for module in loaded.values():
+                close_function(module)
+
+
+def data_variables() -> tuple[str, ...]:
+    """The variables that point the functions at their data: unset, the functions serve the sample data in data/
+    (outside Lambda)."""
+    from search_core.catalogue import ACTION_GROUPS
+
+    return (*(group.data_variable for group in ACTION_GROUPS.values()), "AWS_LAMBDA_FUNCTION_NAME")
+
+
+@contextmanager
+def environment(values: Mapping[str, str], unset: Iterable[str] = ()) -> Iterator[None]:
+    """`values` set and the variables `unset` removed meanwhile, each variable as it was afterwards."""
+    unset = [name for name in unset if name not in values]
+    before = {name: os.environ.get(name) for name in [*values, *unset]}
+    for name in unset:
+        os.environ.pop(name, None)
+    os.environ.update(values)
+    try:
+        yield
+    finally:
+        for name, value in before.items():
+            if value is None:
+                os.environ.pop(name, None)
+            else:
+                os.environ[name] = value
 
 
 def serve_s3(bucket: str) -> Any:

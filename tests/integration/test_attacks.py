@@ -17,11 +17,11 @@ from typing import Any
 
 import pytest
 from tooling.attacks import CORPUS, TARGETS, ask_through, look_through, matches, outcome, plant_canaries, sql_of
-from tooling.doors import Door, reply_of
+from tooling.doors import DOORS, Door, reply_of
 
 from search_core.doors.responses import response_bytes
 from search_core.engine.budget import BUDGET_BYTES
-from tests.conftest import published_samples, serving
+from tests.conftest import published_samples
 
 SECRET = f"canary-secret-{secrets.token_hex(8)}"
 REPOSITORY = Path(__file__).resolve().parents[2]
@@ -35,10 +35,11 @@ def canary_file(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return path
 
 
-# The corpus through each door: an agent's event and a Gateway's tool call on the sample CSV and on published data,
-# and the local MCP server (its own process, reached over stdio by the SDK's client) on the sample CSV.
-SETUPS = [("action group", "sample CSV"), ("action group", "published"), ("gateway", "sample CSV"),
-          ("gateway", "published"), ("local MCP", "sample CSV")]  # fmt: skip
+# The corpus through every door on the sample CSV, and on published data through each door whose functions run in
+# this process, where the published data's S3 (moto's, in process) reaches them: not the local MCP server's own.
+SETUPS = [
+    (door, data) for door in DOORS for data in ("sample CSV", "published") if door.in_process or data == "sample CSV"
+]
 LIMITS = {"QUERY_TIMEOUT_SECONDS": "1", "AWS_LAMBDA_FUNCTION_MEMORY_SIZE": "1024"}
 CANARIES = {"AWS_SECRET_ACCESS_KEY": SECRET, "CANARY_SECRET": SECRET}
 
@@ -50,17 +51,17 @@ class Served:
     published: bool
 
 
-@pytest.fixture(scope="module", params=SETUPS, ids=" on ".join)
+@pytest.fixture(scope="module", params=SETUPS, ids=lambda setup: f"{setup[0].name} on {setup[1]}")
 def served(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Served]:
     """The SQL functions behind one door, with canaries in their environment: on the sample CSV held in memory,
     or on data published as `make upload-data` publishes it, served from the prepared DuckDB file the worker
     opens."""
-    door_name, data_name = request.param
+    door_class, data_name = request.param
     cache_dir = tmp_path_factory.mktemp("cache")
     with contextlib.ExitStack() as stack:
         data = stack.enter_context(published_samples()) if data_name == "published" else {}
         door = stack.enter_context(
-            serving(door_name, TARGETS, f"attacks_{len(data)}", cache_dir, **LIMITS, **CANARIES, **data)
+            door_class.serving(TARGETS, f"attacks_{len(data)}", cache_dir, **LIMITS, **CANARIES, **data)
         )
         yield Served(door, cache_dir, bool(data))
 

@@ -6,19 +6,19 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 import pytest
-from tooling.doors import DOORS, Door, reply_of
+from tooling.doors import DOORS, Door, door_name, reply_of
 
 from search_core.kinds.case_law.descriptions import FIND_IN_CASE, READ_TEXT, SEARCH
 from search_core.kinds.case_law.store.exports import read_decisions
-from tests.conftest import DATA_DIR, serving
+from tests.conftest import DATA_DIR
 
 LONG = "R05-0930-LONG"
 SAMPLE = {row["doc_id"]: row for row in read_decisions(DATA_DIR / "cases.db")}
 
 
-@pytest.fixture(scope="module", params=DOORS)
+@pytest.fixture(scope="module", params=DOORS, ids=door_name)
 def door(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Door]:
-    with serving(request.param, ["search_cases"], "case_passages", tmp_path_factory.mktemp("cache")) as door:
+    with request.param.serving(["search_cases"], "case_passages", tmp_path_factory.mktemp("cache")) as door:
         yield door
 
 

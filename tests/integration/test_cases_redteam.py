@@ -11,13 +11,13 @@ from types import ModuleType
 from typing import Any
 
 import pytest
-from tooling.doors import DOORS, Door, reply_of
+from tooling.doors import DOORS, Door, door_name, reply_of
 
 from search_core.doors.responses import response_bytes
 from search_core.engine.budget import BUDGET_BYTES
 from search_core.kinds.case_law.descriptions import FIND_IN_CASE, SEARCH
 from search_core.kinds.case_law.store.exports import COLUMNS, read_decisions
-from tests.conftest import DATA_DIR, LambdaContext, body_of, load_event, sample_functions, serving, status_of
+from tests.conftest import DATA_DIR, LambdaContext, body_of, load_event, sample_functions, status_of
 
 CASES = [json.loads(line) for line in (Path(__file__).parents[1] / "attacks" / "redteam_cases.jsonl").open()]
 SAMPLE = {row["doc_id"]: row for row in read_decisions(DATA_DIR / "cases.db")}
@@ -29,9 +29,9 @@ def cases(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ModuleType]:
         yield loaded["search_cases"]
 
 
-@pytest.fixture(scope="module", params=DOORS)
+@pytest.fixture(scope="module", params=DOORS, ids=door_name)
 def door(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Door]:
-    with serving(request.param, ["search_cases"], "redteam_cases", tmp_path_factory.mktemp("cache")) as door:
+    with request.param.serving(["search_cases"], "redteam_cases", tmp_path_factory.mktemp("cache")) as door:
         yield door
 
 
@@ -166,7 +166,7 @@ SHORT_MAIN_TEXT = "本件控訴を棄却する。"
 LONG_MAIN_TEXT = "".join(f"{i}　被告は、原告に対し、別紙物件目録{i}記載の物件を引き渡せ。\n" for i in range(1, 60))
 
 
-@pytest.fixture(scope="module", params=DOORS)
+@pytest.fixture(scope="module", params=DOORS, ids=door_name)
 def crowded(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Door]:
     """Twenty decisions whose 主文 together are several times the response budget, and one short 主文 among them."""
     folder = tmp_path_factory.mktemp("crowded")
@@ -181,7 +181,7 @@ def crowded(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFac
     con.commit()
     con.close()
     cache = tmp_path_factory.mktemp("cache")
-    with serving(request.param, ["search_cases"], "crowded", cache, CASES_URI=str(folder / "cases.db")) as door:
+    with request.param.serving(["search_cases"], "crowded", cache, CASES_URI=str(folder / "cases.db")) as door:
         yield door
 
 

@@ -11,12 +11,11 @@ from typing import Any
 
 import pytest
 from tooling.attacks import TARGETS, ask_through, claims_hold, matches, outcome
-from tooling.doors import Door, reply_of
+from tooling.doors import TOOL_DOORS, Door, door_name, reply_of
 
 from search_core.doors.responses import response_bytes
 from search_core.engine.budget import BUDGET_BYTES
 from search_core.kinds.case_law.descriptions import FIND_IN_CASE, READ_TEXT, SEARCH
-from tests.conftest import serving
 
 ATTACKS = Path(__file__).parents[1] / "attacks"
 CASES = [json.loads(line) for line in (ATTACKS / "redteam_cases.jsonl").open(encoding="utf-8")]
@@ -25,10 +24,10 @@ CASE_TOOLS = {"search": SEARCH, "text": READ_TEXT, "passages": FIND_IN_CASE}
 ENV = {"QUERY_TIMEOUT_SECONDS": "3"}
 
 
-@pytest.fixture(scope="module", params=["gateway", "local MCP"])
+@pytest.fixture(scope="module", params=TOOL_DOORS, ids=door_name)
 def door(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Door]:
-    with serving(
-        request.param, [*TARGETS, "search_cases"], "redteam_doors", tmp_path_factory.mktemp("cache"), **ENV
+    with request.param.serving(
+        [*TARGETS, "search_cases"], "redteam_doors", tmp_path_factory.mktemp("cache"), **ENV
     ) as door:
         yield door
 

@@ -7,10 +7,9 @@ from collections.abc import Iterator
 
 import pytest
 from tooling.attacks import TARGETS, ask_through
-from tooling.doors import DOORS, Door, reply_of
+from tooling.doors import DOORS, Door, door_name, reply_of
 
 from search_core.engine.limits import MAX_SQL_CHARS
-from tests.conftest import serving
 
 ENV = {"QUERY_TIMEOUT_SECONDS": "2", "AWS_LAMBDA_FUNCTION_MEMORY_SIZE": "1024"}
 
@@ -37,9 +36,9 @@ RUNAWAYS = [
 ]
 
 
-@pytest.fixture(scope="module", params=DOORS)
+@pytest.fixture(scope="module", params=DOORS, ids=door_name)
 def door(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Door]:
-    with serving(request.param, list(TARGETS), "redteam_sql", tmp_path_factory.mktemp("cache"), **ENV) as door:
+    with request.param.serving(list(TARGETS), "redteam_sql", tmp_path_factory.mktemp("cache"), **ENV) as door:
         yield door
 
 

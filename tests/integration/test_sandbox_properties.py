@@ -21,11 +21,11 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from tooling.attacks import TARGETS, ask_through, outcome
-from tooling.doors import DOORS, Door, reply_of
+from tooling.doors import DOORS, Door, door_name, reply_of
 
 from search_core.doors.responses import response_bytes
 from search_core.engine.budget import BUDGET_BYTES
-from tests.conftest import LambdaContext, load_event, sample_functions, serving, status_of
+from tests.conftest import LambdaContext, load_event, sample_functions, status_of
 from tests.integration.test_properties import EXAMPLES
 
 # Each example is a real call; a tenth of the general property tests' count keeps CI within its time.
@@ -90,11 +90,11 @@ class Served:
     cache_dir: Path
 
 
-@pytest.fixture(scope="module", params=DOORS)
+@pytest.fixture(scope="module", params=DOORS, ids=door_name)
 def served(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Served]:
     """The functions behind one door, canaries in their environment and, once each worker is up, in its folder."""
     cache_dir = tmp_path_factory.mktemp("cache")
-    with serving(request.param, [*TARGETS, "search_cases"], "sandbox_properties", cache_dir, **ENV) as door:
+    with request.param.serving([*TARGETS, "search_cases"], "sandbox_properties", cache_dir, **ENV) as door:
         for name, names in TARGETS.items():
             ask_through(door, name, "SELECT 1")
             temp_dir = cache_dir / f"{names['table']}-worker" / "duckdb-tmp"

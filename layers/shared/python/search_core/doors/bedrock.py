@@ -1,115 +1,44 @@
-"""The Bedrock Agent side of every function: the resolver, the one place errors become responses, and `serve`.
+"""The Bedrock Agent's action group door: the resolver, the one place errors become responses, and `serve`.
 
-`serve` is the whole entry point: it checks the event's envelope, lets the resolver route and validate it, turns
-any failure into a well-formed response in Japanese, echoes the session attributes and enforces the byte budget.
-An AgentCore Gateway's tool call comes in through the same `serve`, translated by `search_core.doors.gateway`.
+`serve` answers an action group event, whichever door the call came by (`search_core.doors.dispatch` turns the others'
+calls into one): it checks the event's envelope, lets the resolver route and validate it, turns any failure into a
+well-formed response in Japanese, echoes the session attributes and enforces the byte budget.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from functools import cached_property
-from typing import Any, Protocol
+from typing import Any
 
 from aws_lambda_powertools.event_handler import BedrockAgentResolver, Response, content_types
 from aws_lambda_powertools.event_handler.openapi.exceptions import RequestValidationError
 from aws_lambda_powertools.utilities.typing import LambdaContext
 from pydantic import BaseModel, Field, ValidationError
 
-from search_core.doors.gateway import ToolCallRejected, action_event, called_tool, gateway_ids, tool_error, tool_result
-from search_core.doors.openapi import document_of
+from search_core.doors.door import INTERNAL_ERROR, UNENCODABLE, Operations
 from search_core.doors.responses import body_budget, echo_of, encodable, envelope, utf8_size
-from search_core.doors.snapstart import register_hooks
-from search_core.doors.tools import Tool, tools_of
 from search_core.doors.validation import describe_errors
 from search_core.engine.budget import BUDGET_BYTES, dumps_body
 from search_core.engine.limits import TRUNCATION_MARKER
 from search_core.errors import SearchError
-from search_core.observability import logger, metrics, tracer
-from search_core.settings import Settings
+from search_core.observability import logger, metrics
 
 _MAX_ERROR_CHARS = 1_000
 _BODY_BUDGET = "body_budget"
-_INTERNAL_ERROR = "内部エラーが発生しました。時間をおいて再試行してください。"
-_UNENCODABLE = (
-    "リクエストに UTF-8 で表せない文字（対になっていないサロゲートなど）が含まれています。文字列を確認してください。"
-)
 
 
-class Service(Protocol):
-    def close(self) -> None:
-        """Stop what the service holds open (a worker process, a database connection)."""
+class ActionGroupDoor:
+    """A Bedrock Agent's action group event, answered as it comes: the event every other door's call is turned into.
 
-    def warm(self) -> None:
-        """Make one call, so that the data and what serves it are loaded (before a SnapStart snapshot)."""
+    It takes any invocation, so it is the last door tried: what is not an action group event gets `serve`'s 422."""
 
-    def restored(self) -> None:
-        """Check the data again on the next call, and revive what did not survive a SnapStart restore."""
+    def recognises(self, event: Any, context: LambdaContext) -> bool:
+        return True
 
+    def request(self, event: Any, context: LambdaContext, function: Operations) -> Any:
+        return event
 
-class ActionGroupFunction:
-    """One deployed function: its resolver, the service its routes call, and the handler Lambda calls.
-
-    Each functions/<name>/app.py makes one, named `function`, and exposes `app` and `lambda_handler` from it; local
-    tooling closes a function through `function.close()` whatever its routes are.
-    """
-
-    def __init__(self, app: BedrockAgentResolver, service: Service) -> None:
-        self.app = app
-        self.service = service
-        self.lambda_handler = _observed_handler(self.answer)
-        register_hooks(self, Settings.from_env())
-
-    def warm(self) -> None:
-        """Before a SnapStart snapshot: the tools as a Gateway reads them (~40 ms), and one call of the service."""
-        logger.debug("tools read for the snapshot", tools=len(self.tools))
-        self.service.warm()
-
-    def restored(self) -> None:
-        self.service.restored()
-
-    @cached_property
-    def tools(self) -> dict[str, Tool]:
-        """The operations as MCP tools; read from the resolver on the first Gateway call (~40 ms), then kept."""
-        return tools_of(document_of(self.app))
-
-    def answer(self, event: Any, context: LambdaContext) -> dict[str, Any]:
-        """Serve an event from either door: an agent's action group event, or a Gateway's tool call (the tool's
-        name in the client context, its arguments as the event)."""
-        tool = called_tool(context)
-        return serve(self.app, event, context) if tool is None else self.call_tool(tool, event, context)
-
-    def call_tool(self, name: str, arguments: Any, context: LambdaContext) -> dict[str, Any]:
-        """A tool call answered as a tool result; never raises."""
-        if not encodable([name, arguments]):  # the door's own messages quote names, which must then be sendable
-            return tool_error(_UNENCODABLE)
-        logger.append_keys(tool=name[:200], **gateway_ids(context))
-        metrics.add_metric(name="ToolCalls", unit="Count", value=1)
-        try:
-            event = action_event(self.tools, name, arguments)
-        except ToolCallRejected as rejected:
-            metrics.add_metric(name="InvalidRequests", unit="Count", value=1)
-            return tool_error(rejected.message)
-        except Exception:
-            logger.exception("tool call not translated")
-            return tool_error(_INTERNAL_ERROR)
-        return tool_result(serve(self.app, event, context))
-
-    def close(self) -> None:
-        self.service.close()
-
-
-def _observed_handler(
-    answer: Callable[[Any, LambdaContext], dict[str, Any]],
-) -> Callable[[dict[str, Any], LambdaContext], dict[str, Any]]:
-    # Each invocation starts with no keys of the previous one (a tool call's name must not tag an agent's event).
-    @logger.inject_lambda_context(clear_state=True)
-    @metrics.log_metrics
-    @tracer.capture_lambda_handler
-    def lambda_handler(event: dict[str, Any], context: LambdaContext) -> dict[str, Any]:
-        return answer(event, context)
-
-    return lambda_handler
+    def answer(self, response: dict[str, Any]) -> dict[str, Any]:
+        return response
 
 
 class ErrorResponse(BaseModel):
@@ -187,7 +116,7 @@ def create_app() -> BedrockAgentResolver:
     @app.exception_handler(Exception)
     def _unexpected(error: Exception) -> Response[Any]:
         logger.exception("unhandled error")
-        return _error_response(500, _INTERNAL_ERROR)
+        return _error_response(500, INTERNAL_ERROR)
 
     return app
 
@@ -198,7 +127,7 @@ def serve(app: BedrockAgentResolver, event: Any, context: LambdaContext) -> dict
     echo = echo_of(raw)
     _report_unechoed(raw, echo)
     if not encodable(raw):
-        return envelope(echo, 422, dumps_body({"error": _UNENCODABLE}))
+        return envelope(echo, 422, dumps_body({"error": UNENCODABLE}))
     try:
         request = BedrockRequest.model_validate(raw)
     except ValidationError as error:
@@ -215,7 +144,7 @@ def serve(app: BedrockAgentResolver, event: Any, context: LambdaContext) -> dict
         response = envelope(echo, resolved["response"]["httpStatusCode"], _body_of(resolved))
     except Exception:
         logger.exception("resolver failed")
-        response = envelope(echo, 500, dumps_body({"error": _INTERNAL_ERROR}))
+        response = envelope(echo, 500, dumps_body({"error": INTERNAL_ERROR}))
     return _within_budget(response, echo)
 
 

@@ -2,7 +2,7 @@
 action group's response translated back into the tool result the Gateway hands the model.
 
 A Gateway invokes a Lambda target with the tool's arguments as the whole event and the tool's name, prefixed
-"<target>___", in the client context. Nothing here answers a call: `search_core.doors.bedrock` serves the translated
+"<target>___", in the client context. Nothing here answers a call: `search_core.doors.dispatch` serves the translated
 event through the same resolver, validation, guard, deadlines and byte budget as an agent's.
 """
 
@@ -10,8 +10,13 @@ from __future__ import annotations
 
 from typing import Any
 
+from aws_lambda_powertools.utilities.typing import LambdaContext
+
+from search_core.doors.door import UNENCODABLE, Operations, Refused
+from search_core.doors.responses import encodable
 from search_core.doors.tools import Tool
 from search_core.engine.budget import dumps_body
+from search_core.observability import logger, metrics
 
 TOOL_NAME_KEY = "bedrockAgentCoreToolName"
 TARGET_SEPARATOR = "___"
@@ -22,14 +27,6 @@ _MAX_NAME_CHARS = 100
 # SDK speaks too and whose tool result (text content, isError) is the one `tool_result` makes; AWS's Gateway
 # documents these three among its versions. The template's ProtocolConfiguration is generated from this.
 MCP_VERSIONS = ("2025-03-26", "2025-06-18", "2025-11-25")
-
-
-class ToolCallRejected(Exception):
-    """The call names no tool of this function or its arguments are not an object of known names."""
-
-    def __init__(self, message: str) -> None:
-        super().__init__(message)
-        self.message = message
 
 
 # What else a Gateway puts in the client context, as the keys a log line names it by: to find a call in both logs.
@@ -81,6 +78,28 @@ def _custom(context: Any) -> dict[str, Any]:
     return custom if isinstance(custom, dict) else {}
 
 
+class GatewayDoor:
+    """A Gateway's tool call: its arguments as the whole event, the tool's name in the client context."""
+
+    def recognises(self, event: Any, context: LambdaContext) -> bool:
+        return called_tool(context) is not None
+
+    def request(self, arguments: Any, context: LambdaContext, function: Operations) -> dict[str, Any]:
+        name = called_tool(context) or ""
+        if not encodable([name, arguments]):  # the door's own messages quote names, which must then be sendable
+            raise Refused(UNENCODABLE)
+        logger.append_keys(tool=name[:200], **gateway_ids(context))
+        metrics.add_metric(name="ToolCalls", unit="Count", value=1)
+        try:
+            return action_event(function.tools, name, arguments)
+        except Refused:
+            metrics.add_metric(name="InvalidRequests", unit="Count", value=1)
+            raise
+
+    def answer(self, response: dict[str, Any]) -> dict[str, Any]:
+        return tool_result(response)
+
+
 def action_event(tools: dict[str, Tool], name: str, arguments: Any) -> dict[str, Any]:
     """The Bedrock Agent event that asks the operation behind tool `name` what the arguments ask.
 
@@ -89,14 +108,14 @@ def action_event(tools: dict[str, Tool], name: str, arguments: Any) -> dict[str,
     """
     tool = tools.get(name)
     if tool is None:
-        raise ToolCallRejected(unknown_tool(name, list(tools)))
+        raise Refused(unknown_tool(name, list(tools)))
     if arguments is None:  # a call without arguments, as MCP allows
         arguments = {}
     if not isinstance(arguments, dict):
-        raise ToolCallRejected(f"{tool.name} の引数は JSON オブジェクト（引数名と値の組）で渡してください。")
+        raise Refused(f"{tool.name} の引数は JSON オブジェクト（引数名と値の組）で渡してください。")
     unknown = [key for key in arguments if key not in tool.arguments]
     if unknown:
-        raise ToolCallRejected(
+        raise Refused(
             f"{tool.name} に引数 {', '.join(str(k)[:_MAX_NAME_CHARS] for k in unknown[:5])} はありません。"
             f"使える引数: {', '.join(tool.arguments)}。"
         )
@@ -126,9 +145,9 @@ def _single(tool: Tool, name: str, value: Any) -> Any:
     for a list or object, a number for true or false (an agent's "true" is refused as a number; JSON's would not be)."""
     declared = _declared_type(tool, name)
     if isinstance(value, list | dict) and declared not in ("array", "object"):
-        raise ToolCallRejected(f"引数 {name} には値を 1 つ渡してください（配列やオブジェクトは受け付けません）。")
+        raise Refused(f"引数 {name} には値を 1 つ渡してください（配列やオブジェクトは受け付けません）。")
     if isinstance(value, bool) and declared != "boolean":
-        raise ToolCallRejected(f"引数 {name} に true / false は渡せません（型: {declared}）。")
+        raise Refused(f"引数 {name} に true / false は渡せません（型: {declared}）。")
     return value
 
 

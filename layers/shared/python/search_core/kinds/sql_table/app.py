@@ -12,7 +12,8 @@ from typing import Annotated
 from aws_lambda_powertools.event_handler.openapi.params import Body, Query
 
 from search_core.catalogue import SQL_TABLES
-from search_core.doors.bedrock import ActionGroupFunction, body_budget_of, create_app, responses
+from search_core.doors.bedrock import body_budget_of, create_app, responses
+from search_core.doors.dispatch import ActionGroupFunction
 from search_core.kinds.sql_table.profile import DatasetProfile
 from search_core.kinds.sql_table.responses import SqlSearchResponse
 from search_core.kinds.sql_table.service import SqlSearch
