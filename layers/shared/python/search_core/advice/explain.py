@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING
 import duckdb
 
 from search_core.advice.filters import Conversion, conversions
-from search_core.engine.limits import TRUNCATION_MARKER
+from search_core.engine.budget import TRUNCATION_MARKER
 from search_core.engine.quoting import quote_identifier
 from search_core.engine.table import Macro, TableSpec
 from search_core.errors import QueryFailed, SearchError

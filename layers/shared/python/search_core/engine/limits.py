@@ -13,10 +13,6 @@ from typing import Any
 
 from search_core.engine.budget import MAX_CELL_CHARS
 
-# Re-exported: the modules that cut values to these bounds (values, explain, the profile, the Bedrock door, case law)
-# import the marker from here.
-from search_core.engine.budget import TRUNCATION_MARKER as TRUNCATION_MARKER
-
 MAX_ROWS = 10
 # The share of the timeout after which the worker interrupts DuckDB (the parent kills at the whole timeout).
 _INTERRUPT_SHARE = 0.75

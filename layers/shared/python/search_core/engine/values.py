@@ -10,7 +10,8 @@ from datetime import date, datetime, time, timedelta
 from decimal import Decimal
 from typing import Any
 
-from search_core.engine.limits import MAX_ITEMS, MAX_NESTING, TRUNCATION_MARKER
+from search_core.engine.budget import TRUNCATION_MARKER
+from search_core.engine.limits import MAX_ITEMS, MAX_NESTING
 
 # The integers every JSON reader holds exactly (IEEE doubles); beyond them a number is sent as its text.
 _EXACT_INTEGER = 2**53

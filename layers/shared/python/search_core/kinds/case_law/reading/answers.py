@@ -7,8 +7,7 @@ import math
 from collections.abc import Callable
 from typing import Any
 
-from search_core.engine.budget import embedded_bytes, fit_rows, largest
-from search_core.engine.limits import TRUNCATION_MARKER
+from search_core.engine.budget import TRUNCATION_MARKER, embedded_bytes, fit_rows, largest
 from search_core.fulltext.amounts import Amount, AmountRange
 from search_core.fulltext.citations import Citation
 from search_core.fulltext.expression import Expression
