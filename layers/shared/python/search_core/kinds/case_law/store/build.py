@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import os
 import time
+import unicodedata
 from bisect import bisect_right
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
@@ -49,6 +50,8 @@ _BATCH = 200
 _GRAM_CHUNK = 2000  # decisions whose pairs are gathered before they join the sets (bounds the lists held)
 # Normalising (NFKC) lengthens a character at most eighteenfold (ﷺ): a body this short is never past the bound.
 _LONGEST_NORMAL_FORM = 18
+# After NFKC, the rest of normalising lengthens a character at most threefold (① is (1), ΐ casefolds to three).
+_FOLDING_GROWTH = 3
 _MEASURED_SLICE = 65_536
 
 # The stages, in order, as a Progress is told them; each counts decisions, but writing the index counts grams.
@@ -141,6 +144,8 @@ def searched_length(main_text: str, facts_and_reasons: str, bound: int = MAX_SEA
     body_length = len(main_text) + len(facts_and_reasons)
     if body_length * _LONGEST_NORMAL_FORM <= bound:
         return None
+    if body_length <= bound and _nfkc_length(main_text, facts_and_reasons) * _FOLDING_GROWTH <= bound:
+        return None  # a long real judgment: known to fit without being normalised twice
     room = bound
     for start in range(0, body_length, _MEASURED_SLICE):
         piece = _body_slice(main_text, facts_and_reasons, start, start + _MEASURED_SLICE)
@@ -149,6 +154,10 @@ def searched_length(main_text: str, facts_and_reasons: str, bound: int = MAX_SEA
             return start + bisect_right(range(len(piece) + 1), room, key=lambda n: len(normalize(piece[:n]))) - 1
         room -= grown
     return None
+
+
+def _nfkc_length(*texts: str) -> int:
+    return sum(len(unicodedata.normalize("NFKC", text)) for text in texts)
 
 
 def _body_slice(main_text: str, facts_and_reasons: str, start: int, end: int) -> str:
