@@ -30,12 +30,13 @@ from tooling import case_corpus
 from tooling.local import EVENTS_DIR, LambdaContext, close_function, import_function, load_event
 
 from search_core.catalogue import ACTION_GROUPS
+from search_core.engine.budget import BUDGET_BYTES
 from search_core.kinds.case_law.service import CaseSearch
 from search_core.kinds.case_law.store import index
 from search_core.settings import Settings
 
 CORPUS_SIZE = 3_000
-BUDGET = 25_000
+BUDGET = BUDGET_BYTES
 
 
 def event_answers() -> list[tuple[str, Any]]:

@@ -30,6 +30,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from tooling.local import ROOT
 
+from search_core.engine.budget import BUDGET_BYTES
 from search_core.errors import SearchError
 from search_core.kinds.case_law.limits import MAX_SEARCHED_CHARS
 from search_core.kinds.case_law.service import CaseSearch
@@ -125,14 +126,14 @@ def preparation(length: int) -> tuple[float, float, int]:
 def timed(search: CaseSearch, request: dict[str, Any]) -> tuple[float, str]:
     arguments = dict(request)
     keywords = arguments.pop("keywords")
-    return _timed(lambda: f"{search.search(keywords, 25_000, **arguments).count} hits")
+    return _timed(lambda: f"{search.search(keywords, BUDGET_BYTES, **arguments).count} hits")
 
 
 def timed_read(search: CaseSearch, operation: str, arguments: dict[str, Any]) -> tuple[float, str]:
     if operation == "passages":
         passages = dict(arguments)
-        return _timed(lambda: f"{search.passages(budget=25_000, **passages).hits} places")
-    return _timed(lambda: f"{len(search.text(budget=25_000, **arguments).text)} characters")
+        return _timed(lambda: f"{search.passages(budget=BUDGET_BYTES, **passages).hits} places")
+    return _timed(lambda: f"{len(search.text(budget=BUDGET_BYTES, **arguments).text)} characters")
 
 
 def _timed(call: Any) -> tuple[float, str]:
@@ -156,7 +157,7 @@ def main() -> None:
     )
     search = CaseSearch(settings)
     started = time.perf_counter()
-    search.search("損害賠償", 25_000, limit=1)
+    search.search("損害賠償", BUDGET_BYTES, limit=1)
     print(f"Prepared and opened in {time.perf_counter() - started:.1f} s (cached after the first run).\n")
     print(f"| request | median s ({args.repeat} runs) | outcome | within {TIMEOUT_SECONDS:g} s |")
     print("|---|---:|---|---|")

@@ -148,6 +148,10 @@ class Amount(Term):
     def keys_in(text: str) -> set[str]:
         return amount_keys(text)
 
+    @property
+    def every_writing(self) -> bool:
+        return True
+
     def candidates(self, index: DecisionIndex) -> BitMap:
         return index.holding_keys((f"{YEN}{self.value}",))
 
@@ -280,6 +284,10 @@ class AmountRange(Term):
         return True
 
     keys_in = Amount.keys_in  # the keys of every sum, which a range reads by their numbers
+
+    @property
+    def every_writing(self) -> bool:
+        return True
 
     def candidates(self, index: DecisionIndex) -> BitMap:
         return index.holding_any_key(YEN, self.low, self.high)

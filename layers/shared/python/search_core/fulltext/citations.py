@@ -191,6 +191,10 @@ class Citation(PatternTerm):
     def keys_in(text: str) -> set[str]:
         return citation_keys(text)
 
+    @property
+    def every_writing(self) -> bool:
+        return True
+
     def candidates(self, index: DecisionIndex) -> BitMap:
         # Keys narrow by what is cited, grams by the words around it (民法); a keyword with words is still read on
         # the text, as a key does not hold all it writes (民法 two characters before 709条, not 刑民法).

@@ -96,6 +96,12 @@ class Term(Protocol):
         """The decisions that may hold the term, for the search to check: those holding its pieces' grams."""
         return index.holding(self.pieces)
 
+    @property
+    def every_writing(self) -> bool:
+        """Whether the term already finds every writing of what it names (第415条 and 四百十五条, 300万円 and
+        金三百万円), so another wording of it cannot find more."""
+        return False
+
     @staticmethod
     def keys_in(text: str) -> set[str]:
         """The keys the index holds for a normalised text so that this kind's `candidates` can ask for them
@@ -241,3 +247,7 @@ class InField(Term):
 
     def candidates(self, index: DecisionIndex) -> BitMap:
         return self.term.candidates(index)
+
+    @property
+    def every_writing(self) -> bool:
+        return self.term.every_writing

@@ -8,12 +8,10 @@ from collections.abc import Callable
 from typing import Any
 
 from search_core.engine.budget import TRUNCATION_MARKER, embedded_bytes, fit_rows, largest
-from search_core.fulltext.amounts import Amount, AmountRange
-from search_core.fulltext.citations import Citation
 from search_core.fulltext.expression import Expression
 from search_core.fulltext.places import SHOWN_AFTER, Occurrences, Place
 from search_core.fulltext.snippet import excerpt, snippet
-from search_core.fulltext.terms import InField, Term
+from search_core.fulltext.terms import Term
 from search_core.kinds.case_law.descriptions import FIND_IN_CASE, MAIN_TEXT_CUT, NO_HITS, READ_TEXT, searched_in_part
 from search_core.kinds.case_law.language import FIELDS
 from search_core.kinds.case_law.limits import NAME_CHARS, PASSAGE_BEFORE
@@ -252,17 +250,12 @@ def _terms_missing(found: CaseMatches, query: CaseQuery) -> list[str]:
 def _rewording_advice(missing: list[Term]) -> str:
     """What to do about terms no decision holds: another wording, unless each is an article or a sum, whose every
     wording (第415条, 415条, 四百十五条; 300万円, 金三百万円) was already looked for."""
-    if all(isinstance(_inner(term), Citation | Amount | AmountRange) for term in missing):
+    if all(term.every_writing for term in missing):
         return (
             "条文や金額はどの書き方（第415条・415条・四百十五条、300万円・金三百万円 など）でも同じに探しているので、"
             "表記を変えても見つかりません。語を外すか別の語で探してください。"
         )
     return "表記を変えるか語を外してください。"
-
-
-def _inner(term: Term) -> Term:
-    """The term itself, whatever part of a decision it is confined to."""
-    return _inner(term.term) if isinstance(term, InField) else term
 
 
 def _court_span(found: CaseMatches) -> str:
