@@ -63,7 +63,9 @@ def _absent_when_none(description: str | None = None) -> Any:
 class ValueHint:
     field: str = _described("条件で調べた列（JSON のキーは 列->>'キー'）")
     condition: str = _described("クエリの条件（送った SQL のまま）")
-    values: list[str] = _described("その列に実際にある値。条件の値に近いものが先、次に多いもの")  # noqa: RUF009 (a field())
+    values: list[str] = _described(  # noqa: RUF009 (a field())
+        "その列に実際にある値。条件の値に近いものが先、次に多いもの（同じ field のヒントが前にあれば空。値はそちらに）"
+    )
     distinct: int = _described("その列の値の種類数（概数）")
     matched: bool | None = _absent_when_none(
         "この条件だけで合う行があれば true、なければ false（0 件の原因）。データで数えた結果。数えられなければ省略"
