@@ -132,7 +132,7 @@ def test_date_range(cases_fn: ModuleType) -> None:
 def test_no_hit_names_the_terms_no_decision_holds(cases_fn: ModuleType) -> None:
     body = body_of(call(cases_fn, load_event("search_cases/search_no_hit.json")))
     assert (body["results"], body["count"], body["total"], body["more"]) == ([], 0, 0, False)
-    assert body["message"].startswith("該当なし。次の語を含む判決はありません: ")
+    assert body["message"].startswith("該当なし。次の語を含む判決はありません（データの判決は全部で 14 件）: ")
     assert all(count["count"] == 0 for count in body["term_counts"])
 
 

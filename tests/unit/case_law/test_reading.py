@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import time
 from datetime import date
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -16,6 +17,7 @@ from search_core.kinds.case_law.models import CaseMatches, CaseQuery, Decision, 
 from search_core.kinds.case_law.reading.answers import fit_hits, hit, late_snippets_note, search_body
 from search_core.kinds.case_law.reading.pages import page_end
 from search_core.kinds.case_law.text.overview import overview
+from tests.conftest import opened_cases, write_export
 
 
 def test_snippet_shows_the_original_spelling_around_the_hit() -> None:
@@ -195,3 +197,18 @@ def test_an_empty_answer_lists_the_decisions_within_its_filters_as_data() -> Non
     )  # fmt: skip
     assert "court・日付の条件を満たす判決は 1 件あります（within_filters にあります）。" in str(body.message)
     assert "FAKE" not in str(body.message)
+
+
+def test_dates_alone_that_leave_nothing_are_answered_with_the_collections_dates(
+    tmp_path: Path,
+) -> None:
+    rows = [{"doc_id": f"D{n}", "court": "東京地方裁判所", "date": day, "main_text": "棄却する。"}
+            for n, day in enumerate(("2019-05-01", "2021-04-01"))]  # fmt: skip
+    with opened_cases(write_export(tmp_path / "cases.jsonl", rows), tmp_path / "work") as index:
+        query = CaseQuery(parse("損害"), 5, date_from=date(2020, 4, 1), date_to=date(2021, 3, 31))
+        message = str(search_body([], index.search(query), None, query).message)
+    assert (
+        "データの判決は日付を問わなければ 2 件あります（判決日 2019-05-01〜2021-04-01）。期間を見直してください。"
+        in message
+    )
+    assert "court" not in message.split("0 件です")[1]

@@ -57,6 +57,8 @@ class CaseMatches:
     # For an empty answer: how many decisions of the collection are searched only in part (their tails hold terms
     # no count includes).
     searched_in_part: int = 0
+    # For an empty answer: how many decisions the collection holds.
+    in_all: int | None = None
 
 
 class Listed(NamedTuple):

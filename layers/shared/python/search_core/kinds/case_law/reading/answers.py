@@ -195,7 +195,7 @@ def _no_hits(found: CaseMatches, query: CaseQuery) -> str:
     """Why nothing matched: the filters that leave nothing (then nothing else is said: no wording of the terms
     could help), or the terms no decision holds."""
     if found.filtered_total == 0:
-        return NO_HITS + "court・日付の条件だけで 0 件です（語によらず該当はありません）。" + _court_span(found)
+        return NO_HITS + "court・日付の条件だけで 0 件です（語によらず該当はありません）。" + _court_span(found, query)
     parts = [NO_HITS, *_terms_missing(found, query)]
     if found.filtered_total is not None:
         listed = "（within_filters にあります）" if found.within_filters else ""
@@ -219,7 +219,8 @@ def _terms_missing(found: CaseMatches, query: CaseQuery) -> list[str]:
     every_clause_held = all(any(counts.get(t) for t in clause) for clause in query.expression.clauses)
     if blocking:
         names = "、".join(named(term)[:60] for term in blocking)
-        parts.append(f"{where}次の語を含む判決はありません: {names}。{_rewording_advice(blocking)}")
+        everything = "" if query.filtered or found.in_all is None else f"（データの判決は全部で {found.in_all} 件）"
+        parts.append(f"{where}次の語を含む判決はありません{everything}: {names}。{_rewording_advice(blocking)}")
         if found.searched_in_part:
             parts.append(
                 f"ただし非常に長い判決 {found.searched_in_part} 件は先頭だけを検索しているため、"
@@ -258,16 +259,16 @@ def _rewording_advice(missing: list[Term]) -> str:
     return "表記を変えるか語を外してください。"
 
 
-def _court_span(found: CaseMatches) -> str:
-    """What the court asked for holds, dates aside: how many decisions and from when to when."""
+def _court_span(found: CaseMatches, query: CaseQuery) -> str:
+    """What the court asked for (the collection, if none is) holds, dates aside: how many decisions and from when to
+    when; or, with no dates asked for, that the court has none."""
     span = found.court_span
-    if span is None:
-        return "裁判所名や期間を見直してください。"
-    count, first, last = span
-    if not count:
+    if span is None or not span[0]:
         return "この court の判決はデータにありません。裁判所名を見直してください。"
+    count, first, last = span
     dates = f"（判決日 {first.isoformat()}〜{last.isoformat()}）" if first and last else ""
-    return f"この court の判決は日付を問わなければ {count} 件あります{dates}。期間を見直してください。"
+    whose = "この court の判決" if query.court else "データの判決"
+    return f"{whose}は日付を問わなければ {count} 件あります{dates}。期間を見直してください。"
 
 
 def passage(full: str, place: Place) -> Passage:

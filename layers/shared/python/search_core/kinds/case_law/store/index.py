@@ -70,11 +70,21 @@ class CaseIndex:
         filtered = self._filtered_total(query)
         # Within filters that leave nothing, every term's count is 0 whatever it is: none is counted or blamed.
         counts = {} if filtered == 0 else self._term_counts(query, deadline)
-        span = self._court_span(query) if filtered == 0 and query.court and query.dated else None
+        span = self._court_span(query) if filtered == 0 and query.dated else None
         excluded = self._without_excluded(query, deadline)
         named = self._named(query) if filtered and filtered <= MAX_NAMED_WITHIN_FILTERS else ()
         return CaseMatches(
-            decisions, 0, exact, counts, filtered, excluded, undated, span, named, self._searched_in_part
+            decisions,
+            0,
+            exact,
+            counts,
+            filtered,
+            excluded,
+            undated,
+            span,
+            named,
+            self._searched_in_part,
+            self.decisions,
         )
 
     def _named(self, query: CaseQuery) -> tuple[Listed, ...]:
@@ -87,7 +97,8 @@ class CaseIndex:
         return tuple(Listed(*row) for row in rows)
 
     def _court_span(self, query: CaseQuery) -> tuple[int, date | None, date | None]:
-        """The decisions of the court asked for, dates aside: how many, and their first and last dates."""
+        """The decisions of the court asked for (of the collection, if none is), dates aside: how many, and their first
+        and last dates."""
         court_only = self._passing_filters(replace(query, date_from=None, date_to=None))
         row = self.con.execute(
             "SELECT count(*), min(date), max(date) FROM cases WHERE doc_num = ANY(?)", [list(court_only)]
