@@ -12,16 +12,16 @@ from typing import Any
 
 import boto3
 import pytest
-from local_mcp.server import stdio_client
 from moto import mock_aws
-from tooling.doors import DOORS, AgentDoor, Door, GatewayDoor, McpDoor
 from tooling.local import (
     DATA_DIR,
     LambdaContext,
     body_of,
     close_function,
+    data_variables,
     import_function,
     load_event,
+    sample_functions,
     sql_event,
     status_of,
 )
@@ -46,12 +46,12 @@ from search_core.worker.result import QueryResult
 
 __all__ = [
     "DATA_DIR",
-    "DOORS",
     "LambdaContext",
     "body_of",
     "close_function",
     "import_function",
     "load_event",
+    "sample_functions",
     "sql_event",
     "status_of",
 ]
@@ -95,38 +95,7 @@ def isolated_cache(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     return cache
 
 
-# Unset, they make the functions serve the sample data in data/ (outside Lambda).
-_DATA_VARIABLES = (*(g.data_variable for g in ACTION_GROUPS.values()), "AWS_LAMBDA_FUNCTION_NAME")
-
-
-@contextmanager
-def sample_functions(names: Iterable[str], tag: str, cache_dir: Path, **env: str) -> Iterator[dict[str, ModuleType]]:
-    """For module-scoped fixtures: each function imported once on the sample data with `env` set, and its worker
-    stopped afterwards."""
-    with pytest.MonkeyPatch.context() as patch:
-        patch.setenv("DATA_CACHE_DIR", str(cache_dir))
-        for name in _DATA_VARIABLES:
-            patch.delenv(name, raising=False)
-        for key, value in env.items():
-            patch.setenv(key, value)
-        loaded = {name: import_function(name, f"{name}_{tag}") for name in names}
-        try:
-            yield loaded
-        finally:
-            for module in loaded.values():
-                close_function(module)
-
-
-@contextmanager
-def serving(door: str, names: Iterable[str], tag: str, cache_dir: Path, **env: str) -> Iterator[Door]:
-    """For module-scoped fixtures: the functions `names` behind `door` (one of DOORS) with `env` set. The local MCP
-    server is its own process and serves every function, on the sample data (or what `env`'s *_URI name)."""
-    if door == "local MCP":
-        with stdio_client({"PATH": os.environ["PATH"], "DATA_CACHE_DIR": str(cache_dir), **env}) as client:
-            yield McpDoor(client)
-        return
-    with sample_functions(names, f"{tag}_{door.replace(' ', '_')}", cache_dir, **env) as loaded:
-        yield AgentDoor(loaded) if door == "action group" else GatewayDoor(loaded)
+_DATA_VARIABLES = data_variables()
 
 
 @pytest.fixture

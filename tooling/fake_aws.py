@@ -49,7 +49,8 @@ class FakeAws:
         self.model, self.stacks = model, stacks
         self.invocations: list[Invocation] = []
         self.server = ThreadingHTTPServer(("127.0.0.1", 0), type("Handler", (_Handler,), {"aws": self}))
-        self.thread = threading.Thread(target=self.server.serve_forever, daemon=True)
+        # A short poll: shutdown waits for it, and every test that stops the fake pays that wait.
+        self.thread = threading.Thread(target=self.server.serve_forever, args=(0.05,), daemon=True)
 
     def __enter__(self) -> FakeAws:
         self.thread.start()

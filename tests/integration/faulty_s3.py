@@ -44,7 +44,7 @@ class FaultyS3:
         self._server = ThreadingHTTPServer(("127.0.0.1", self.port), Handler)
         self._server.daemon_threads = True
         self.port = self._server.server_address[1]
-        threading.Thread(target=self._server.serve_forever, daemon=True).start()
+        threading.Thread(target=self._server.serve_forever, args=(0.05,), daemon=True).start()  # quick to stop
 
     def stop(self) -> None:
         if self._server is not None:

@@ -109,7 +109,9 @@ def test_a_worker_past_its_rss_cap_is_killed_and_replaced(tmp_path: Path) -> Non
 @pytest.mark.slow
 def test_a_worker_that_keeps_too_much_memory_after_a_query_is_replaced_before_the_next(tmp_path: Path) -> None:
     # Given a worker whose next query could not have DuckDB's whole memory beside what a heavy query left resident
-    roomy = replace(LIMITS, worker_rss_cap_mb=2000, duckdb_memory_mb=1850, worker_address_space_mb=8000)
+    roomy = replace(
+        LIMITS, worker_rss_cap_mb=2000, duckdb_memory_mb=1850, worker_address_space_mb=8000, timeout_seconds=10.0
+    )
     runner = QueryWorker(EVENTS, roomy, tmp_path / "roomy", csv_path=DATA_DIR / "events.csv")
     try:
         first = runner.pid
@@ -311,11 +313,19 @@ print(json.dumps([[row[0] for row in rows], count]))
 def test_a_prepared_file_is_attached_by_a_name_that_says_nothing_of_the_host(tmp_path: Path) -> None:
     host_folder = tmp_path / "canary-host-folder"
     prepared = host_folder / "events-0123456789abcdef.duckdb"
-    QueryWorker(EVENTS, LIMITS, host_folder, csv_path=DATA_DIR / "events.csv", database=prepared).query("SELECT 1")
+    preparing = QueryWorker(EVENTS, LIMITS, host_folder, csv_path=DATA_DIR / "events.csv", database=prepared)
+    preparing.query("SELECT 1")  # writes the prepared file, which the worker removes when it closes
     boot = Boot(EVENTS.table_spec(), LIMITS, str(tmp_path / "work"), None, str(prepared), ())
     env = {**os.environ, "PYTHONPATH": os.pathsep.join(sys.path)}
-    shown = subprocess.run(
-        [sys.executable, "-c", _CATALOGUE_PATHS], input=encode(boot).encode(), capture_output=True, env=env, check=True
-    )
+    try:
+        shown = subprocess.run(
+            [sys.executable, "-c", _CATALOGUE_PATHS],
+            input=encode(boot).encode(),
+            capture_output=True,
+            env=env,
+            check=True,
+        )
+    finally:
+        preparing.close()
     [[path], count] = json.loads(shown.stdout)
     assert "canary" not in path and str(tmp_path) not in path and count == 32
