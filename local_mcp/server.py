@@ -36,8 +36,8 @@ from pydantic import ValidationError
 from tooling.local import ROOT, close_function, environment, gateway_context, import_function
 
 from search_core.catalogue import ACTION_GROUPS
+from search_core.doors.envelope import encodable
 from search_core.doors.gateway import tool_error, unknown_tool
-from search_core.doors.responses import encodable
 from search_core.doors.tools import Tool
 from search_core.settings import Settings
 

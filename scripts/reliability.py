@@ -27,7 +27,7 @@ from tooling.attacks import CORPUS, TARGETS, ask, matches, outcome, plant_canari
 from tooling.local import LambdaContext, import_function
 from tooling.processes import children, mixed_events, process_rss_mb
 
-from search_core.doors.responses import response_bytes
+from search_core.doors.envelope import response_bytes
 from search_core.engine.budget import BUDGET_BYTES
 
 SECRET = f"canary-secret-{secrets.token_hex(8)}"

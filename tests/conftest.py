@@ -16,14 +16,9 @@ from moto import mock_aws
 from tooling.local import (
     DATA_DIR,
     LambdaContext,
-    body_of,
     close_function,
     data_variables,
     import_function,
-    load_event,
-    sample_functions,
-    sql_event,
-    status_of,
 )
 from tooling.publish import publish_catalogue
 
@@ -43,18 +38,6 @@ from search_core.storage import s3 as s3_storage
 from search_core.storage.cache import LocalCopy
 from search_core.worker.execute import run_query
 from search_core.worker.result import QueryResult
-
-__all__ = [
-    "DATA_DIR",
-    "LambdaContext",
-    "body_of",
-    "close_function",
-    "import_function",
-    "load_event",
-    "sample_functions",
-    "sql_event",
-    "status_of",
-]
 
 
 @pytest.fixture

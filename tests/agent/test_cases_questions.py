@@ -9,8 +9,7 @@ from types import ModuleType
 from typing import Any
 
 import pytest
-
-from tests.conftest import LambdaContext, body_of, load_event, sample_functions, status_of
+from tooling.local import LambdaContext, body_of, load_event, sample_functions, status_of
 
 CASES: list[dict[str, Any]] = [
     json.loads(line) for line in (Path(__file__).parent / "cases.jsonl").open(encoding="utf-8") if line.strip()

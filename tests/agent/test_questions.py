@@ -15,9 +15,7 @@ from types import ModuleType
 from typing import Any
 
 import pytest
-from tooling.local import profile_event
-
-from tests.conftest import LambdaContext, body_of, sample_functions, sql_event, status_of
+from tooling.local import LambdaContext, body_of, profile_event, sample_functions, sql_event, status_of
 
 CASES: list[dict[str, Any]] = [
     json.loads(line) for line in (Path(__file__).parent / "questions.jsonl").open(encoding="utf-8") if line.strip()

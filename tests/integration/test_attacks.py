@@ -19,7 +19,7 @@ import pytest
 from tooling.attacks import CORPUS, TARGETS, ask_through, look_through, matches, outcome, plant_canaries, sql_of
 from tooling.doors import DOORS, Door, reply_of
 
-from search_core.doors.responses import response_bytes
+from search_core.doors.envelope import response_bytes
 from search_core.engine.budget import BUDGET_BYTES
 from tests.conftest import published_samples
 

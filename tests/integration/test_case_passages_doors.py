@@ -7,10 +7,10 @@ from collections.abc import Iterator
 
 import pytest
 from tooling.doors import DOORS, Door, door_name, reply_of
+from tooling.local import DATA_DIR
 
 from search_core.kinds.case_law.descriptions import FIND_IN_CASE, READ_TEXT, SEARCH
 from search_core.kinds.case_law.store.exports import read_decisions
-from tests.conftest import DATA_DIR
 
 LONG = "R05-0930-LONG"
 SAMPLE = {row["doc_id"]: row for row in read_decisions(DATA_DIR / "cases.db")}

@@ -9,12 +9,12 @@ from types import ModuleType
 from typing import Any
 
 import pytest
+from tooling.local import DATA_DIR, LambdaContext, body_of, load_event, status_of
 
-from search_core.doors.responses import response_bytes
+from search_core.doors.envelope import response_bytes
 from search_core.engine.budget import BUDGET_BYTES
 from search_core.kinds.case_law.store.exports import read_decisions
 from search_core.kinds.case_law.text.courts import canonical_court
-from tests.conftest import DATA_DIR, LambdaContext, body_of, load_event, status_of
 
 
 @pytest.fixture

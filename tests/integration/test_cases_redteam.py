@@ -12,12 +12,12 @@ from typing import Any
 
 import pytest
 from tooling.doors import DOORS, Door, door_name, reply_of
+from tooling.local import DATA_DIR, LambdaContext, body_of, load_event, sample_functions, status_of
 
-from search_core.doors.responses import response_bytes
+from search_core.doors.envelope import response_bytes
 from search_core.engine.budget import BUDGET_BYTES
 from search_core.kinds.case_law.descriptions import FIND_IN_CASE, SEARCH
 from search_core.kinds.case_law.store.exports import COLUMNS, read_decisions
-from tests.conftest import DATA_DIR, LambdaContext, body_of, load_event, sample_functions, status_of
 
 CASES = [json.loads(line) for line in (Path(__file__).parents[1] / "attacks" / "redteam_cases.jsonl").open()]
 SAMPLE = {row["doc_id"]: row for row in read_decisions(DATA_DIR / "cases.db")}

@@ -20,10 +20,9 @@ from tooling.chat import main
 from tooling.eventstream import event_message, exception_message, message
 from tooling.fake_aws import FakeAws
 from tooling.fake_aws_agents import ScriptedModel, StreamedCall, ToolStep, Turn, WireMessages
-from tooling.local import ROOT
+from tooling.local import ROOT, sample_functions
 
 from search_core.catalogue import ACTION_GROUPS
-from tests.conftest import sample_functions
 
 STACK = "chat-test"
 GATEWAY_URL = "https://chat-test-mcp-abcdefghij.gateway.bedrock-agentcore.ap-northeast-1.amazonaws.com/mcp"

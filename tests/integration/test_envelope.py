@@ -9,10 +9,10 @@ from types import ModuleType
 from typing import Any
 
 import pytest
+from tooling.local import LambdaContext, body_of, load_event, sample_functions, status_of
 
-from search_core.doors.responses import response_bytes
+from search_core.doors.envelope import response_bytes
 from search_core.engine.budget import BUDGET_BYTES
-from tests.conftest import LambdaContext, body_of, load_event, sample_functions, status_of
 
 BASE_EVENTS = {
     "search_events": "search_events/free_events.json",

@@ -11,14 +11,23 @@ from types import ModuleType
 from typing import Any
 
 import pytest
-from tooling.local import EVENTS_DIR, ClientContext, LambdaContext, event_arguments, gateway_context, load_event
+from tooling.local import (
+    EVENTS_DIR,
+    ClientContext,
+    LambdaContext,
+    body_of,
+    event_arguments,
+    gateway_context,
+    load_event,
+    sample_functions,
+    status_of,
+)
 from tooling.template import generated_schema, target_name
 
 from search_core.catalogue import ACTION_GROUPS
-from search_core.doors.responses import response_bytes
+from search_core.doors.envelope import response_bytes
 from search_core.doors.tools import TOOL_NAME
 from search_core.engine.budget import BUDGET_BYTES
-from tests.conftest import body_of, sample_functions, status_of
 
 # CloudFormation's rule for a GatewayTarget's Name.
 GATEWAY_TARGET_NAME = r"([0-9a-zA-Z][-]?){1,100}"

@@ -12,11 +12,11 @@ from types import ModuleType
 from typing import Any
 
 import pytest
+from tooling.local import DATA_DIR, LambdaContext, body_of, load_event, sql_event, status_of
 from tooling.processes import children
 
-from search_core.doors.responses import response_bytes
+from search_core.doors.envelope import response_bytes
 from search_core.engine.budget import BUDGET_BYTES, TRUNCATION_MARKER
-from tests.conftest import DATA_DIR, LambdaContext, body_of, load_event, sql_event, status_of
 
 
 @pytest.fixture

@@ -10,12 +10,11 @@ from types import ModuleType
 from typing import Any
 
 import pytest
-from tooling.local import profile_event
+from tooling.local import DATA_DIR, LambdaContext, body_of, profile_event, sample_functions, sql_event, status_of
 
 from search_core.catalogue import SQL_DATASETS
-from search_core.doors.responses import response_bytes
+from search_core.doors.envelope import response_bytes
 from search_core.engine.budget import BUDGET_BYTES
-from tests.conftest import DATA_DIR, LambdaContext, body_of, sample_functions, sql_event, status_of
 
 GROUPS = [f"search_{name}" for name in SQL_DATASETS]
 

@@ -13,9 +13,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from tooling.local import EVENTS_DIR, LAYER, ROOT
-
-from tests.conftest import DATA_DIR
+from tooling.local import DATA_DIR, EVENTS_DIR, LAYER, ROOT
 
 _PROBE = """
 import importlib, json, pkgutil, sys

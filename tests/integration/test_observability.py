@@ -9,10 +9,9 @@ from types import ModuleType
 from typing import Any
 
 import pytest
-from tooling.local import ClientContext
+from tooling.local import ClientContext, LambdaContext, sql_event
 
 from search_core.observability import logger
-from tests.conftest import LambdaContext, sql_event
 
 
 def records(output: str) -> list[dict[str, Any]]:

@@ -12,13 +12,13 @@ from typing import Any
 
 import duckdb
 import pytest
+from tooling.local import DATA_DIR, LambdaContext, body_of, sql_event
 
 from search_core.datasets.events import EVENTS
 from search_core.engine.prepare import InvalidData
 from search_core.kinds.sql_table.publish import publish
 from search_core.kinds.sql_table.service import prepared_form
 from search_core.storage import s3 as s3_storage
-from tests.conftest import DATA_DIR, LambdaContext, body_of, sql_event
 from tests.integration.test_handlers import first_rows_of_sample_events
 
 KEY = "data/events.csv"

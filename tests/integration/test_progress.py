@@ -12,11 +12,12 @@ from pathlib import Path
 
 import pytest
 from tooling import ROOT
+from tooling.local import DATA_DIR
 from tooling.progress import StageProgress
 
 from search_core.kinds.case_law.store.build import INDEXING, READING, STAGES, WRITING_INDEX, prepare
 from search_core.kinds.case_law.store.exports import read_decisions
-from tests.conftest import DATA_DIR, write_export
+from tests.conftest import write_export
 
 SAMPLE = DATA_DIR / "cases.db"
 SAMPLE_ROWS = sum(1 for _ in read_decisions(SAMPLE))

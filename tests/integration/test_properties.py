@@ -23,10 +23,11 @@ from hypothesis import strategies as st
 from jsonschema import Draft7Validator
 from pyroaring import BitMap
 from tooling.doors import TOOL_DOORS, Door, door_name, reply_of
+from tooling.local import LambdaContext, load_event, sample_functions
 from tooling.template import generated_schema
 
 from search_core.catalogue import ACTION_GROUPS, SQL_TABLES
-from search_core.doors.responses import response_bytes
+from search_core.doors.envelope import response_bytes
 from search_core.doors.tools import tools_of
 from search_core.engine.budget import BUDGET_BYTES
 from search_core.fulltext.expression import Expression
@@ -38,7 +39,7 @@ from search_core.kinds.case_law.language import parse
 from search_core.kinds.case_law.models import CaseQuery, Decision
 from search_core.kinds.case_law.store.build import search_text
 from search_core.kinds.case_law.store.index import CaseIndex, relevance
-from tests.conftest import LambdaContext, load_event, opened_cases, sample_functions, write_export
+from tests.conftest import opened_cases, write_export
 
 # The examples run against the bundled sample data; CI can raise the counts with HYPOTHESIS_EXAMPLES.
 EXAMPLES = int(os.environ.get("HYPOTHESIS_EXAMPLES", "300"))

@@ -13,7 +13,7 @@ import pytest
 from tooling.attacks import TARGETS, ask_through, claims_hold, matches, outcome
 from tooling.doors import TOOL_DOORS, Door, door_name, reply_of
 
-from search_core.doors.responses import response_bytes
+from search_core.doors.envelope import response_bytes
 from search_core.engine.budget import BUDGET_BYTES
 from search_core.kinds.case_law.descriptions import FIND_IN_CASE, READ_TEXT, SEARCH
 

@@ -17,11 +17,11 @@ from typing import Any
 
 import pytest
 from tooling.attacks import ask, claims_hold, matches, outcome
+from tooling.local import body_of, sample_functions, status_of
 
 from search_core.advice.explain import MAX_MESSAGE_CHARS
-from search_core.doors.responses import response_bytes
+from search_core.doors.envelope import response_bytes
 from search_core.engine.budget import BUDGET_BYTES
-from tests.conftest import body_of, sample_functions, status_of
 
 CASES = [json.loads(line) for line in (Path(__file__).parents[1] / "attacks" / "redteam_hints.jsonl").open()]
 

@@ -12,9 +12,9 @@ from typing import Any
 import boto3
 import pytest
 from moto.server import ThreadedMotoServer
+from tooling.local import DATA_DIR, LambdaContext, body_of, sql_event, status_of
 
 from search_core.storage import s3 as s3_storage
-from tests.conftest import DATA_DIR, LambdaContext, body_of, sql_event, status_of
 from tests.integration.faulty_s3 import FaultyS3
 
 BUCKET = "concierge-faults"

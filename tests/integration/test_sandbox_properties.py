@@ -22,10 +22,10 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from tooling.attacks import TARGETS, ask_through, outcome
 from tooling.doors import DOORS, Door, door_name, reply_of
+from tooling.local import LambdaContext, load_event, sample_functions, status_of
 
-from search_core.doors.responses import response_bytes
+from search_core.doors.envelope import response_bytes
 from search_core.engine.budget import BUDGET_BYTES
-from tests.conftest import LambdaContext, load_event, sample_functions, status_of
 from tests.integration.test_properties import EXAMPLES
 
 # Each example is a real call; a tenth of the general property tests' count keeps CI within its time.

@@ -16,10 +16,9 @@ from typing import Any
 
 import pytest
 import snapshot_restore_py as runtime_hooks
-from tooling.local import LambdaContext, body_of, sql_event
+from tooling.local import DATA_DIR, LambdaContext, body_of, sql_event
 
 from search_core.storage import s3 as s3_storage
-from tests.conftest import DATA_DIR
 
 KEY = "data/events.csv"
 

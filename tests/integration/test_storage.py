@@ -6,6 +6,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from tooling.local import DATA_DIR
 
 from search_core.errors import ConfigurationError, DataUnavailable
 from search_core.observability import metrics
@@ -13,7 +14,6 @@ from search_core.settings import Settings
 from search_core.storage import s3 as s3_storage
 from search_core.storage.cache import DatasetCopy
 from search_core.storage.source import DataSource, resolve_source
-from tests.conftest import DATA_DIR
 
 
 class FakeClock:

@@ -18,13 +18,13 @@ from dataclasses import replace
 from pathlib import Path
 
 import pytest
+from tooling.local import DATA_DIR
 
 from search_core.datasets.events import EVENTS
 from search_core.engine.limits import QueryLimits
 from search_core.errors import DataUnavailable, QueryAborted, QueryRejected
 from search_core.worker.client import QueryWorker, WorkerLauncher
 from search_core.worker.protocol import Boot, encode
-from tests.conftest import DATA_DIR
 
 LIMITS = QueryLimits.for_function(memory_mb=1024, timeout_seconds=2.0)
 

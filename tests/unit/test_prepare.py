@@ -7,13 +7,13 @@ from pathlib import Path
 
 import duckdb
 import pytest
+from tooling.local import DATA_DIR
 
 from search_core.catalogue import SQL_DATASETS
 from search_core.engine.loading import attach_dataset_file
 from search_core.engine.prepare import InvalidData, prepare_table, validate_csv
 from search_core.engine.table import Column, TableSpec
 from search_core.errors import DataUnavailable
-from tests.conftest import DATA_DIR
 
 TABLE = TableSpec(
     name="items",

@@ -9,11 +9,12 @@ from typing import Any
 
 import duckdb
 import pytest
+from tooling.local import DATA_DIR
 
 from search_core.datasets.events import EVENTS
 from search_core.engine.loading import attach_dataset_file, write_dataset_file
 from search_core.engine.sandbox import connect_bounded, open_sandbox
-from tests.conftest import DATA_DIR, TEST_LIMITS
+from tests.conftest import TEST_LIMITS
 
 
 @pytest.fixture(params=["in memory", "from a table file"])

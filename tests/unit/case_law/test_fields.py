@@ -9,6 +9,7 @@ from datetime import date
 from pathlib import Path
 
 import pytest
+from tooling.local import DATA_DIR
 
 from search_core.engine.budget import TRUNCATION_MARKER
 from search_core.errors import DataUnavailable
@@ -21,7 +22,7 @@ from search_core.kinds.case_law.reading.answers import identity
 from search_core.kinds.case_law.store.database import open_cases
 from search_core.kinds.case_law.store.index import CaseIndex
 from search_core.storage.cache import LocalCopy
-from tests.conftest import DATA_DIR, TEST_LIMITS, opened_cases
+from tests.conftest import TEST_LIMITS, opened_cases
 
 ROWS = sqlite3.connect(DATA_DIR / "cases.db").execute("SELECT doc_id, case_name, main_text FROM cases").fetchall()
 

@@ -11,6 +11,7 @@ from pathlib import Path
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from tooling.local import DATA_DIR
 
 from search_core.fulltext.citations import Citation
 from search_core.fulltext.dates import date_span, parse_decision_date
@@ -25,7 +26,7 @@ from search_core.kinds.case_law.store.build import search_text
 from search_core.kinds.case_law.store.exports import read_decisions
 from search_core.kinds.case_law.store.index import CaseIndex, relevance
 from search_core.kinds.case_law.text.courts import canonical_court
-from tests.conftest import DATA_DIR, opened_cases, write_export
+from tests.conftest import opened_cases, write_export
 
 SAMPLE = DATA_DIR / "cases.db"
 

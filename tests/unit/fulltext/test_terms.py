@@ -12,6 +12,7 @@ from datetime import date
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from tooling.local import DATA_DIR
 
 from search_core.fulltext.citations import Citation
 from search_core.fulltext.expression import Expression
@@ -24,7 +25,7 @@ from search_core.kinds.case_law.models import CaseQuery
 from search_core.kinds.case_law.store.build import search_text
 from search_core.kinds.case_law.store.exports import read_decisions
 from search_core.kinds.case_law.store.index import CaseIndex, relevance
-from tests.conftest import DATA_DIR, opened_cases
+from tests.conftest import opened_cases
 
 SAMPLE = DATA_DIR / "cases.db"
 _TEXT = "損害賠償民法第七百九709条の12項号令和元平成年月日-/ 　"

@@ -15,7 +15,7 @@ from aws_lambda_powertools.utilities.typing import LambdaContext
 from pydantic import BaseModel, Field, ValidationError
 
 from search_core.doors.door import INTERNAL_ERROR, UNENCODABLE, Operations
-from search_core.doors.responses import body_budget, echo_of, encodable, envelope, utf8_size
+from search_core.doors.envelope import body_budget, echo_of, encodable, envelope, utf8_size
 from search_core.doors.validation import describe_errors
 from search_core.engine.budget import BUDGET_BYTES, TRUNCATION_MARKER, dumps_body
 from search_core.errors import SearchError

@@ -17,9 +17,9 @@ from aws_lambda_powertools.utilities.typing import LambdaContext
 
 from search_core.doors.bedrock import ActionGroupDoor, serve
 from search_core.doors.door import INTERNAL_ERROR, Door, Refused
+from search_core.doors.envelope import envelope
 from search_core.doors.gateway import GatewayDoor
 from search_core.doors.openapi import document_of
-from search_core.doors.responses import envelope
 from search_core.doors.snapstart import register_hooks
 from search_core.doors.tools import Tool, tools_of
 from search_core.engine.budget import dumps_body

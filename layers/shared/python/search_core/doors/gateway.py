@@ -13,7 +13,7 @@ from typing import Any
 from aws_lambda_powertools.utilities.typing import LambdaContext
 
 from search_core.doors.door import UNENCODABLE, Operations, Refused
-from search_core.doors.responses import encodable
+from search_core.doors.envelope import encodable
 from search_core.doors.tools import Tool
 from search_core.engine.budget import dumps_body
 from search_core.observability import logger, metrics

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from pydantic import BaseModel, Field
 
-from search_core.doors.responses import absent_when_none
+from search_core.doors.envelope import absent_when_none
 from search_core.fulltext.places import NEAR_CHARS
 from search_core.fulltext.snippet import SCAN_CHARS
 from search_core.kinds.case_law.descriptions import FIND_IN_CASE, MAIN_TEXT_CUT, READ_TEXT, SEARCHED_UNTIL_DESCRIPTION

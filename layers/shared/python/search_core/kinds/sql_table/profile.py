@@ -11,7 +11,7 @@ from pydantic import BaseModel, Field
 
 from search_core.advice.profile import FieldProfile, TableProfile
 from search_core.datasets.spec import DatasetSpec, shown_type
-from search_core.doors.responses import absent_when_none
+from search_core.doors.envelope import absent_when_none
 from search_core.engine.budget import TRUNCATION_MARKER, embedded_bytes
 from search_core.engine.table import Column
 

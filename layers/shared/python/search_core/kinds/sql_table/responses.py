@@ -7,7 +7,7 @@ from typing import Any
 from pydantic import BaseModel, Field
 
 from search_core.advice.hints import ValueHint
-from search_core.doors.responses import absent_when_none
+from search_core.doors.envelope import absent_when_none
 from search_core.engine.limits import MAX_ROWS
 
 

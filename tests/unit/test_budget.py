@@ -10,7 +10,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from search_core.doors.responses import body_budget, echo_of, envelope, response_bytes
+from search_core.doors.envelope import body_budget, echo_of, envelope, response_bytes
 from search_core.engine.budget import (
     BUDGET_BYTES,
     ECHO_BUDGET_BYTES,
