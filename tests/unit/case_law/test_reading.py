@@ -212,3 +212,15 @@ def test_dates_alone_that_leave_nothing_are_answered_with_the_collections_dates(
         in message
     )
     assert "court" not in message.split("0 件です")[1]
+
+
+def test_a_court_without_decisions_is_not_called_misspelt(tmp_path: Path) -> None:
+    rows = [{"doc_id": "D", "court": "東京地方裁判所", "date": "2020-01-01", "main_text": "棄却する。"}]
+    with opened_cases(write_export(tmp_path / "cases.jsonl", rows), tmp_path / "work") as index:
+        query = CaseQuery(parse("損害"), 5, court="旭川地方裁判所", date_from=date(2019, 1, 1))
+        message = str(search_body([], index.search(query), None, query).message)
+    assert (
+        "この court の判決はデータにありません（名前が正しければ、この裁判所の判決がデータにないということです）。"
+        in message
+    )
+    assert "見直して" not in message

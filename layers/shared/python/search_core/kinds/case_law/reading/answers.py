@@ -264,7 +264,9 @@ def _court_span(found: CaseMatches, query: CaseQuery) -> str:
     when; or, with no dates asked for, that the court has none."""
     span = found.court_span
     if span is None or not span[0]:
-        return "この court の判決はデータにありません。裁判所名を見直してください。"
+        return (
+            "この court の判決はデータにありません（名前が正しければ、この裁判所の判決がデータにないということです）。"
+        )
     count, first, last = span
     dates = f"（判決日 {first.isoformat()}〜{last.isoformat()}）" if first and last else ""
     whose = "この court の判決" if query.court else "データの判決"
