@@ -10,11 +10,12 @@ DuckDB file that the function opens as it is, with no conversion at cold start:
 - `texts`: per decision, one zstd frame (fulltext/packed.py) of the seven searchable columns normalised (NFKC, casefold,
   Arabic numerals), then 主文 and 事実及び理由 as written;
 - `grams`: for every character and character pair in the normalised text, the decisions that contain it, as a
-  roaring bitmap (grams.py). A keyword can only occur in a decision that holds all its pairs, so these narrow the
-  search to a few candidates, which are then checked exactly;
-- `keys`: the same for what a citation or a sum is made of, read from the same text as its exact test reads it
-  (citations.citation_keys, amounts.amount_keys): the character pairs of 709条 or 300万円 are in nearly every
+  roaring bitmap (fulltext/grams.py). A keyword can only occur in a decision that holds all its pairs, so these
+  narrow the search to a few candidates, which are then checked exactly;
+- `keys`: the same for what a citation or a sum is made of, read from the same text as its exact test reads it (each
+  kind of term's `keys_in`, asked by fulltext/index.py): the character pairs of 709条 or 300万円 are in nearly every
   decision, the keys 709条 then 1項, or 3,000,000 yen, in few.
+A decision's body is searched up to MAX_SEARCHED_CHARS (searched_length), its names up to MAX_SEARCHED_NAME_CHARS.
 """
 
 from __future__ import annotations
