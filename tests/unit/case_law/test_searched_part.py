@@ -120,20 +120,16 @@ def test_a_word_the_cut_goes_through_reads_alike_in_search_and_find_in_case(
     cut_everywhere: CaseSearch, word: str
 ) -> None:
     for term in CUT_WORDS[word]:
-        found = set(found_ids(cut_everywhere, term))
+        holders = set(found(cut_everywhere, term))
         for depth in range(len(word) + 1):
             doc_id = _cut_id(word, depth)
             places = cut_everywhere.passages(doc_id, term, 20, 25_000).hits
-            assert (doc_id in found) == (places > 0), (term, doc_id, places)
+            assert (doc_id in holders) == (places > 0), (term, doc_id, places)
 
 
 def _cut_id(word: str, depth: int) -> str:
     """A doc_id that holds none of the words (every searched column counts)."""
     return f"W{list(CUT_WORDS).index(word)}-{depth}"
-
-
-def found_ids(cases: CaseSearch, keywords: str) -> list[str]:
-    return [hit.doc_id for hit in cases.search(keywords, 25_000, limit=20).results]
 
 
 def test_a_snippet_shows_nothing_past_where_the_decision_is_searched(tmp_path: Path) -> None:

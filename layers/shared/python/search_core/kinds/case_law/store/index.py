@@ -67,12 +67,13 @@ class CaseIndex:
         undated = self._undated(query, deadline)
         if total:
             return CaseMatches(decisions, total, exact, undated=undated)
-        filtered = self._filtered_total(query)
+        passing = self._passing_filters(query) if query.filtered else None
+        filtered = None if passing is None else len(passing)
         # Within filters that leave nothing, every term's count is 0 whatever it is: none is counted or blamed.
         counts = {} if filtered == 0 else self._term_counts(query, deadline)
         span = self._court_span(query) if filtered == 0 and query.dated else None
         excluded = self._without_excluded(query, deadline)
-        named = self._named(query) if filtered and filtered <= MAX_NAMED_WITHIN_FILTERS else ()
+        named = self._named(passing) if passing and len(passing) <= MAX_NAMED_WITHIN_FILTERS else ()
         return CaseMatches(
             decisions,
             0,
@@ -87,12 +88,12 @@ class CaseIndex:
             self.decisions,
         )
 
-    def _named(self, query: CaseQuery) -> tuple[Listed, ...]:
+    def _named(self, passing: BitMap) -> tuple[Listed, ...]:
         """The decisions passing the filters (few), newest first."""
         rows = self.con.execute(
             """SELECT doc_id, date, case_name, searched_chars IS NOT NULL FROM cases WHERE doc_num = ANY(?)
             ORDER BY doc_num""",
-            [list(self._passing_filters(query))],
+            [list(passing)],
         ).fetchall()
         return tuple(Listed(*row) for row in rows)
 
@@ -167,9 +168,6 @@ class CaseIndex:
         except TimeoutError:
             return None
         return total
-
-    def _filtered_total(self, query: CaseQuery) -> int | None:
-        return len(self._passing_filters(query)) if query.filtered else None
 
     def decision(self, doc_id: str) -> Decision | None:
         rows = self._rows(f"{_DECISION_COLUMNS} FROM cases c JOIN texts t USING (doc_num) WHERE c.doc_id = ?", [doc_id])
