@@ -5,7 +5,7 @@ as it ends, with its count and seconds.
     with StageProgress() as progress:
         prepare(source, target, progress=progress)
 
-The layer's `prepare` only calls a Progress (search_core/kinds/case_law/store/build.py), so Lambda never imports tqdm.
+The layer's `prepare` only calls a Progress (search_core/fulltext/progress.py), so Lambda never imports tqdm.
 """
 
 from __future__ import annotations
@@ -19,7 +19,8 @@ from tqdm import tqdm
 
 
 class StageProgress:
-    """A Progress (prepare.py) writing to `stream` (stderr): bars when it is a terminal, else a line per stage."""
+    """A Progress (search_core/fulltext/progress.py) writing to `stream` (stderr): bars when it is a terminal, else a
+    line per stage."""
 
     def __init__(self, stream: TextIO | None = None, bars: bool | None = None) -> None:
         self.stream = stream or sys.stderr

@@ -1,5 +1,5 @@
 """Publish every dataset of the catalogue to a bucket, as `make upload-data` does: each SQL dataset's CSV with its
-prepared DuckDB file beside it, and the case-law database prepared."""
+prepared DuckDB file beside it, and the case-law and statute databases prepared."""
 
 from __future__ import annotations
 
@@ -9,10 +9,12 @@ from pathlib import Path
 
 from tooling import DATA_DIR
 
-from search_core.catalogue import ACTION_GROUPS, ActionGroup, CaseLaw, SqlTable
+from search_core.catalogue import ACTION_GROUPS, ActionGroup, CaseLaw, SqlTable, Statutes
 from search_core.datasets.spec import DatasetSpec
-from search_core.kinds.case_law.store.build import Progress, no_progress, prepare
+from search_core.fulltext.progress import Progress, no_progress
+from search_core.kinds.case_law.store.build import prepare
 from search_core.kinds.sql_table.publish import prepare_upload, upload
+from search_core.kinds.statutes.store.build import prepare as prepare_statutes
 from search_core.storage import s3
 
 
@@ -42,6 +44,8 @@ def _prepare(group: ActionGroup, source: Path | None, work: Path, progress: Prog
             return _prepare_table(group, spec, source, work)
         case CaseLaw():
             return _prepare_cases(group, source, work, progress)
+        case Statutes():
+            return _prepare_statutes(group, source, work, progress)
 
 
 def _prepare_table(group: ActionGroup, spec: DatasetSpec, source: Path, work: Path) -> Callable[[str, str], str]:
@@ -67,3 +71,17 @@ def _prepare_cases(group: ActionGroup, source: Path, work: Path, progress: Progr
         )
 
     return upload_cases
+
+
+def _prepare_statutes(group: ActionGroup, source: Path, work: Path, progress: Progress) -> Callable[[str, str], str]:
+    published = group.published_file or group.data_file
+    stats = prepare_statutes(source, work / published, progress=progress)
+
+    def upload_statutes(bucket: str, prefix: str) -> str:
+        s3.upload(bucket, prefix + published, work / published)
+        return (
+            f"{group.data}: {stats.laws:,} laws, {stats.versions:,} versions, {stats.articles:,} articles prepared "
+            f"({stats.skipped} entries skipped); s3://{bucket}/{prefix}{published}"
+        )
+
+    return upload_statutes

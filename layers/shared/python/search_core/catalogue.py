@@ -1,14 +1,14 @@
 """The action groups this stack deploys, in one list: everything else (settings, the template's functions, payloads
 and permissions, the agent's instruction, the upload, the demo, the test fixtures) is derived from it.
 
-Each entry says which kind of tool it is (`SqlTable` or `CaseLaw`): the template, the agent's instruction, the
-upload, the attack targets, the demo, the benchmarks and the tests derive what differs from the kind, never from a
-list of names.
+Each entry says which kind of tool it is (`SqlTable`, `CaseLaw` or `Statutes`): the template, the agent's
+instruction, the upload, the attack targets, the demo, the benchmarks and the tests derive what differs from the kind,
+never from a list of names.
 
 To add a SQL dataset, write its spec in `search_core/datasets/<name>.py` and add `sql_group(<SPEC>, ...)` below;
 `make schema` then writes its function folder and its part of template.yaml, its mention in the agent's instruction
-included (docs/datasets.md). A new kind of tool is a class here, beside `SqlTable` and `CaseLaw`, with the role it
-gives the agent, its package in `search_core/kinds/`, and one entry below.
+included (docs/datasets.md). A new kind of tool is a class here, beside `SqlTable`, `CaseLaw` and `Statutes`, with
+the role it gives the agent, its package in `search_core/kinds/`, and one entry below.
 """
 
 from __future__ import annotations
@@ -92,6 +92,30 @@ readCaseText で全文を next_offset をたどって読みます。答えには
 
 
 @dataclass(frozen=True)
+class Statutes:
+    """Japanese statutes from e-Gov's law XML, each article as it stood on a day (search_core.kinds.statutes), served
+    by the hand-written functions/search_statutes from one prepared database."""
+
+    key_suffixes: ClassVar[tuple[str, ...]] = ("",)
+    example_event: ClassVar[str] = "get_article.json"
+
+    def example_calls(self) -> tuple[ToolCall, ...]:
+        return (
+            ToolCall("getArticle", {"law": "民法", "article": "第七百九条"}),
+            ToolCall("searchStatutes", {"keywords": "発信者情報 開示"}),
+        )
+
+    @staticmethod
+    def role(groups: Sequence[ActionGroup]) -> str:
+        """The agent's role the statutes serve, and how they go with the case law."""
+        names = "・".join(group.name for group in groups)
+        return f"""法令の参照: 日本の法令の条文を調べます。{names} の getArticle で法令名（略称・旧題・法令番号も可）と
+条・項・号から条文を読み（date にその日施行の版。判決が適用した条文なら判決日）、searchStatutes で語から条を探し、
+lawContents で目次を見ます。条を引用する判例は、getArticle の cited_by_keywords を searchCases の keywords に
+渡して探します。条文は元の表記のまま、法令名・条名・版の施行日を添えて引用してください。"""
+
+
+@dataclass(frozen=True)
 class ActionGroup:
     """One action group: one Lambda function serving one dataset.
 
@@ -106,7 +130,7 @@ class ActionGroup:
     description: str
     data: str
     data_file: str
-    kind: SqlTable | CaseLaw
+    kind: SqlTable | CaseLaw | Statutes
     # The object the function reads, when it is not the sample file itself (case law is published prepared).
     published_file: str | None = None
     key_description: str | None = None
@@ -179,6 +203,20 @@ ACTION_GROUPS: dict[str, ActionGroup] = {
             # Lambda's most: 100,000 decisions prepare into 3.1 GB (BENCHMARKS.md), twice while versions swap.
             tmp_storage_mb=10240,
         ),
+        ActionGroup(
+            name="search_statutes",
+            title="法令検索",
+            summary="法令の条文を、指定した日に施行されていた版で読み、検索する",
+            description="Action group search_statutes: Japanese statutes by article, as in force on a date",
+            data="statutes",
+            data_file="statutes",
+            kind=Statutes(),
+            published_file="statutes.duckdb",
+            key_description=(
+                "The prepared statute database (make upload-data builds it from e-Gov law XML); a zip of e-Gov's bulk "
+                "download works too."
+            ),
+        ),
     )
 }
 # The SQL tables' specs, by action group (search_events, ...) and by dataset (events, ...).
@@ -191,7 +229,7 @@ SQL_DATASETS: dict[str, DatasetSpec] = {spec.name: spec for spec in SQL_TABLES.v
 # The frame of the agent's instruction (the classic agent's Instruction, the harness's system prompt) around the role
 # of each kind of tool; `make schema` writes it into template.yaml.
 INSTRUCTION_OPENING = "あなたには {roles} つの役割があります。利用者の質問に日本語で、丁寧かつ簡潔に答えてください。"
-INSTRUCTION_CLOSING = """どちらの役割でも、ツールがエラーを返したらメッセージに従って直して再試行し、推測で答えず、
+INSTRUCTION_CLOSING = """どの役割でも、ツールがエラーを返したらメッセージに従って直して再試行し、推測で答えず、
 見つからないときはそう伝えてください。"""
 
 
@@ -202,7 +240,7 @@ def instruction_of(groups: Iterable[ActionGroup]) -> str:
     >>> print(instruction_of(ACTION_GROUPS.values()).splitlines()[1])
     1. 東京・麻布台周辺のコンシェルジュ: イベントと店舗・施設を案内します。search_events・search_stores
     """
-    by_kind: dict[type[SqlTable | CaseLaw], list[ActionGroup]] = {}
+    by_kind: dict[type[SqlTable | CaseLaw | Statutes], list[ActionGroup]] = {}
     for group in groups:
         by_kind.setdefault(type(group.kind), []).append(group)
     roles = [kind.role(members) for kind, members in by_kind.items()]

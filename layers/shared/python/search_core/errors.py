@@ -28,6 +28,11 @@ class QueryAborted(SearchError):
     """The query ran out of time or memory and was stopped."""
 
 
+class UnreadableReference(SearchError):
+    """A reference the request makes (an article of a law) that cannot be read as one: the message shows the
+    writings accepted."""
+
+
 class NotFound(SearchError):
     status_code = 404
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from datetime import UTC, datetime, timedelta, timezone
+from datetime import UTC, date, datetime, timedelta, timezone
 
 from search_core.engine.table import Macro
 
@@ -28,6 +28,11 @@ JST_MACROS = (JST_NOW, JST_TODAY)
 def jst_now() -> datetime:
     """The time in Japan now."""
     return datetime.now(UTC).astimezone(JST)
+
+
+def jst_today() -> date:
+    """Today in Japan: the day a statute's version is chosen for when none is asked."""
+    return jst_now().date()
 
 
 def jst_now_text(now: datetime | None = None) -> str:

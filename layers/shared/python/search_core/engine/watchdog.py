@@ -14,6 +14,11 @@ from collections.abc import Iterator
 from contextlib import AbstractContextManager, contextmanager
 from typing import Protocol
 
+import duckdb
+
+from search_core.errors import QueryAborted
+from search_core.observability import metrics
+
 
 class Interruptible(Protocol):
     def interrupt(self) -> None: ...
@@ -80,3 +85,15 @@ class Watchdog:
 
 # One thread serves every connection of the process (a worker has one).
 WATCHDOG = Watchdog()
+
+
+@contextmanager
+def bounded(connection: duckdb.DuckDBPyConnection, seconds: float, message: str) -> Iterator[float]:
+    """Bound one request on `connection` by `seconds`: DuckDB is interrupted then, and the code checking candidates
+    stops at the deadline it is given; either way the agent gets `message`."""
+    try:
+        with WATCHDOG.deadline(connection, seconds):
+            yield time.monotonic() + seconds
+    except (duckdb.InterruptException, TimeoutError):
+        metrics.add_metric(name="AbortedQueries", unit="Count", value=1)
+        raise QueryAborted(message) from None

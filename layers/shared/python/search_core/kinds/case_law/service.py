@@ -3,16 +3,12 @@ budget (reading/answers.py)."""
 
 from __future__ import annotations
 
-import time
-from collections.abc import Iterator
-from contextlib import contextmanager
+from contextlib import AbstractContextManager
 from datetime import date
-
-import duckdb
 
 from search_core.engine.budget import BUDGET_BYTES, fit_rows
 from search_core.engine.limits import QueryLimits
-from search_core.engine.watchdog import WATCHDOG
+from search_core.engine.watchdog import bounded
 from search_core.errors import InvalidRequest, NotFound, QueryAborted, QueryFailed
 from search_core.fulltext.expression import Expression
 from search_core.fulltext.normalize import normalize
@@ -178,17 +174,9 @@ class CaseSearch:
             metrics.add_metric(name="AbortedQueries", unit="Count", value=1)
             raise QueryAborted(_hit_places_timeout_message(self.limits)) from None
 
-    @contextmanager
-    def _deadline(self, index: CaseIndex, message: str) -> Iterator[float]:
-        """Bound one search or read by the query timeout: DuckDB is interrupted at the interrupt deadline and
-        candidate checking stops there; either way the agent gets the timeout message."""
-        seconds = self.limits.interrupt_seconds
-        try:
-            with WATCHDOG.deadline(index.con, seconds):
-                yield time.monotonic() + seconds
-        except (duckdb.InterruptException, TimeoutError):
-            metrics.add_metric(name="AbortedQueries", unit="Count", value=1)
-            raise QueryAborted(message) from None
+    def _deadline(self, index: CaseIndex, message: str) -> AbstractContextManager[float]:
+        """Bound one search or read by the query timeout (engine/watchdog.py)."""
+        return bounded(index.con, self.limits.interrupt_seconds, message)
 
     def _open(self, local: LocalCopy) -> CaseIndex:
         return open_cases(local, self.limits, self.settings.cache_dir / "cases-prepared")

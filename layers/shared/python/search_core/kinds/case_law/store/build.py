@@ -28,7 +28,7 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from itertools import islice
 from pathlib import Path
-from typing import Any, Protocol
+from typing import Any
 
 import duckdb
 
@@ -36,6 +36,7 @@ from search_core.fulltext.dates import parse_decision_date
 from search_core.fulltext.index import IndexBuilder
 from search_core.fulltext.normalize import normalize
 from search_core.fulltext.packed import packed, searched_utf8
+from search_core.fulltext.progress import Progress, no_progress
 from search_core.kinds.case_law.limits import MAX_DOC_ID_CHARS, MAX_SEARCHED_CHARS, MAX_SEARCHED_NAME_CHARS
 from search_core.kinds.case_law.store.exports import counted_rows, read_decisions
 from search_core.kinds.case_law.text.courts import canonical_court
@@ -63,18 +64,6 @@ _STAGED = """CREATE TEMP TABLE staged (
     doc_id VARCHAR, court VARCHAR, court_canonical VARCHAR, date DATE, date_text VARCHAR, case_number VARCHAR,
     case_name VARCHAR, source_url VARCHAR, has_main_text BOOLEAN, main_at INTEGER, main_length INTEGER,
     searched_chars INTEGER, texts BLOB)"""
-
-
-class Progress(Protocol):
-    """Told how preparing goes, for a person to watch (tooling/progress.py shows it): a stage starts with the first
-    call naming it, `done` grows, and it ends with the call where `done` equals `total` (None while not known: the
-    rows of a CSV or JSONL file are not counted ahead)."""
-
-    def __call__(self, stage: str, done: int, total: int | None) -> None: ...
-
-
-def no_progress(stage: str, done: int, total: int | None) -> None:
-    """The Progress when nobody watches (the function preparing a raw file at load time)."""
 
 
 @dataclass(frozen=True)

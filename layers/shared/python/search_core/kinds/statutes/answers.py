@@ -1,0 +1,222 @@
+"""The statute answers as the agent reads them: an article with its versions and the search that finds the
+decisions citing it, a search's hits, a table of contents; each fitted to the budget."""
+
+from __future__ import annotations
+
+from datetime import date
+from typing import Any
+
+from search_core.datasets.clock import jst_today
+from search_core.engine.budget import embedded_bytes, fit_rows
+from search_core.errors import QueryFailed
+from search_core.fulltext.expression import Expression
+from search_core.fulltext.snippet import snippet
+from search_core.kinds.statutes.descriptions import GET_ARTICLE
+from search_core.kinds.statutes.limits import MAX_CITING_NAMES
+from search_core.kinds.statutes.models import Article, Paragraph
+from search_core.kinds.statutes.references import ArticleRef
+from search_core.kinds.statutes.responses import (
+    ArticleAnswer,
+    ContentsAnswer,
+    ContentsEntry,
+    ItemText,
+    ParagraphText,
+    StatuteHit,
+    StatuteSearchAnswer,
+    VersionShown,
+)
+from search_core.kinds.statutes.store.index import Matches, StatuteIndex, StoredArticle, Version
+
+
+def supplement_label(article: Article) -> str:
+    return f"附則（{article.supplement}）" if article.supplement else "附則"
+
+
+def version_shown(version: Version, has: bool | None = None, same: bool | None = None) -> VersionShown:
+    return VersionShown(
+        effective=version.effective.isoformat(),
+        amended_by=version.amended_by,
+        title=version.title,
+        has_article=has,
+        same_text=same,
+    )
+
+
+def article_answer(
+    index: StatuteIndex,
+    law_id: str,
+    version: Version,
+    article: Article,
+    ref: ArticleRef,
+    day: date,
+    versions: list[VersionShown],
+    others: list[str],
+) -> ArticleAnswer:
+    current = index.current(law_id, jst_today())
+    label = "" if article.supplement is None else supplement_label(article)
+    paragraphs = _asked_paragraphs(article.paragraphs, ref)
+    notes = [f"{day.isoformat()} に施行されていた版（{version.effective.isoformat()} 施行）の条文です。"]
+    if version.title != current.title:
+        notes.append(f"この日の題名は「{version.title}」、現在の題名は「{current.title}」です。")
+    if others:
+        notes.append(f"同じ番号の条は改正法の附則にもあります（article: {'、'.join(others)}）。")
+    changed = [v.effective for v in versions if v.same_text is False]
+    if changed:
+        notes.append(f"文言が異なる版: {'、'.join(changed)} 施行。")
+    return ArticleAnswer(
+        law=current.title,
+        law_num=current.law_num,
+        law_id=law_id,
+        title_on_date=version.title if version.title != current.title else None,
+        date=day.isoformat(),
+        article=f"{label}{article.title}",
+        asked=f"{label}{ref.written(article.title)}",
+        caption=article.caption,
+        place=list(article.place),
+        paragraphs=paragraphs,
+        complete=True,
+        version=version_shown(version),
+        versions=versions,
+        cited_by_keywords=cited_by_keywords(index, law_id, article, ref),
+        message=" ".join(notes),
+    )
+
+
+def _asked_paragraphs(paragraphs: tuple[Paragraph, ...], ref: ArticleRef) -> list[ParagraphText]:
+    shown = []
+    for paragraph in paragraphs:
+        if ref.paragraph is not None and paragraph.number != ref.paragraph:
+            continue
+        items = [item for item in paragraph.items if ref.item is None or item.key == ref.item]
+        text = paragraph.text if ref.item is None else ""
+        shown_items = [ItemText(number=item.key, title=item.title, text=item.text) for item in items]
+        shown.append(ParagraphText(number=paragraph.number, label=paragraph.label, text=text, items=shown_items))
+    return shown
+
+
+def cited_by_keywords(index: StatuteIndex, law_id: str, article: Article, ref: ArticleRef) -> str:
+    """The searchCases expression finding decisions that cite the article right after one of the law's names: each
+    title its versions had and its short names, OR-ed (民法709条 OR …), with the 項 and 号 asked for; empty for a
+    附則 or a provision without articles, which decisions cite by other means."""
+    if article.supplement is not None or not article.key[:1].isdigit():
+        return ""
+    cited = ArticleRef(article.key, ref.paragraph, ref.item).arabic
+    names = sorted(index.short_names(law_id), key=len)[:MAX_CITING_NAMES]
+    return " OR ".join(f"{name}{cited}" for name in names)
+
+
+def fitted_article(answer: ArticleAnswer, budget: int) -> ArticleAnswer:
+    """The answer within `budget`: its longest paragraphs cut (marked), then its last ones left out, and said so."""
+    rows, cut = fit_rows(
+        [paragraph.model_dump() for paragraph in answer.paragraphs],
+        lambda shown: answer.model_dump() | {"paragraphs": shown},
+        budget,
+    )
+    if not cut:
+        return answer
+    note = (
+        " 応答サイズに収まらないため一部を省きました（末尾が …（省略） の項は途中まで、ない項は省略）。"
+        "article に項や号を付けて読んでください。"
+    )
+    paragraphs = [ParagraphText.model_validate(row) for row in rows]
+    return answer.model_copy(update={"paragraphs": paragraphs, "complete": False, "message": answer.message + note})
+
+
+def hit(index: StatuteIndex, stored: StoredArticle, count: int, expression: Expression) -> StatuteHit:
+    version = index.by_number[stored.version]
+    article = stored.article
+    excerpt, _, _ = snippet(article.text, expression.positive_terms)
+    label = "" if article.supplement is None else supplement_label(article)
+    return StatuteHit(
+        law=version.title,
+        law_num=version.law_num,
+        article=f"{label}{article.title}",
+        caption=article.caption,
+        place=list(article.place),
+        snippet=excerpt,
+        occurrences=count,
+        effective=version.effective.isoformat(),
+    )
+
+
+def search_answer(hits: list[StatuteHit], found: Matches, day: date, budget: int) -> StatuteSearchAnswer:
+    """A search's answer within `budget`: long snippets cut first, then the last hits, and said so."""
+    rows, cut = fit_rows(
+        [shown.model_dump() for shown in hits], lambda shown: _search_body(shown, found, day, "").model_dump(), budget
+    )
+    if hits and not rows:
+        raise QueryFailed("結果が大きすぎて返せません。limit を小さくしてください。")
+    message = _search_message(found, len(rows)) + (" 応答サイズに収めるため一部を省略しました。" if cut else "")
+    return _search_body(rows, found, day, message)
+
+
+def _search_message(found: Matches, shown: int) -> str:
+    if not found.total:
+        return "該当なし。語を減らすか、条文の言葉で言い換えて探してください。"
+    counted = f"{found.total:,} 条" if found.exact else f"少なくとも {found.total:,} 条（時間内に数えきれず）"
+    return f"{counted}が該当し、語の多い順に {shown} 条を返します。条の全体は {GET_ARTICLE} で読めます。"
+
+
+def _search_body(rows: list[dict[str, Any]], found: Matches, day: date, message: str) -> StatuteSearchAnswer:
+    return StatuteSearchAnswer(
+        date=day.isoformat(),
+        total=found.total,
+        total_exact=found.exact,
+        more=found.total > len(rows),
+        hits=[StatuteHit.model_validate(row) for row in rows],
+        message=message,
+    )
+
+
+def contents_entries(articles: list[StoredArticle]) -> list[ContentsEntry]:
+    """The law's headings (every level of 編・章・節・款・目, and each 附則), each with its first and last article, in
+    the law's order."""
+    entries: list[ContentsEntry] = []
+    open_at: dict[int, int] = {}  # depth -> index in entries of the heading open at that depth
+    previous: tuple[str, ...] = ()
+    for stored in articles:
+        article = stored.article
+        place = article.place if article.supplement is None else (supplement_label(article), *article.place)
+        shared = 0
+        while shared < min(len(place), len(previous)) and place[shared] == previous[shared]:
+            shared += 1
+        for depth in range(shared, len(place)):
+            open_at[depth] = len(entries)
+            entries.append(
+                ContentsEntry(heading=place[depth], depth=depth + 1, first_article=None, last_article=None, articles=0)
+            )
+        for depth in range(len(place)):
+            entry = entries[open_at[depth]]
+            entry.first_article = entry.first_article or article.title
+            entry.last_article = article.title
+            entry.articles += 1
+        previous = place
+    return entries
+
+
+def fitted_contents(
+    index: StatuteIndex, law_id: str, version: Version, day: date, entries: list[ContentsEntry], budget: int
+) -> ContentsAnswer:
+    current = index.current(law_id, jst_today())
+    deepest = max((entry.depth for entry in entries), default=0)
+
+    def answer(depth: int) -> ContentsAnswer:
+        shown = [entry for entry in entries if entry.depth <= depth]
+        cut = depth < deepest
+        note = f" 応答サイズに収めるため、深さ {depth} までを示します（より深い見出しは省略）。" if cut else ""
+        return ContentsAnswer(
+            law=current.title, law_num=current.law_num, law_id=law_id, date=day.isoformat(),
+            effective=version.effective.isoformat(), entries=shown, complete=not cut,
+            message=f"{version.title}（{version.effective.isoformat()} 施行の版）の目次、{len(shown)} 項目です。{note}",
+        )  # fmt: skip
+
+    for depth in range(deepest, 0, -1):
+        if embedded_bytes(answer(depth).model_dump()) <= budget:
+            return answer(depth)
+    shown = answer(1)
+    fitted, _ = fit_rows(
+        [e.model_dump() for e in shown.entries],
+        lambda rows: shown.model_dump() | {"entries": rows},
+        budget,
+    )
+    return shown.model_copy(update={"entries": [ContentsEntry.model_validate(e) for e in fitted], "complete": False})

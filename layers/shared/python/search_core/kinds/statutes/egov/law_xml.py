@@ -1,0 +1,185 @@
+"""One e-Gov law XML (法令標準XML) read into a LawVersion, refusing what a law never holds.
+
+The file comes from whoever uploads the data, so the reader takes no chances: no DOCTYPE at all (so no entity can be
+declared, expanded or fetched: no billion laughs, no XXE), no nesting deeper than a law's, and an error that names
+the file and its line. Articles are found at any depth of the main provision (編 > 章 > 節 > 款 > 目) and in every
+附則, one per amending law; an amendment's quoted provisions (AmendProvision) are text of the article quoting them,
+never articles of this law.
+"""
+
+from __future__ import annotations
+
+import re
+import xml.etree.ElementTree as ET
+from collections.abc import Iterator
+from datetime import date
+from xml.parsers import expat
+
+from search_core.kinds.statutes.models import Article, Item, LawVersion, Paragraph
+
+# Deeper than any law nests (Law > LawBody > MainProvision > Part > … > Subitem10 > TableStruct > … is under 40).
+MAX_DEPTH = 100
+_CONTAINERS = {
+    "Part": "PartTitle",
+    "Chapter": "ChapterTitle",
+    "Section": "SectionTitle",
+    "Subsection": "SubsectionTitle",
+    "Division": "DivisionTitle",
+}
+# Elements whose text is not the provision's: a ruby's reading, the titles read separately.
+_NOT_TEXT = {"Rt", "ArticleCaption", "ArticleTitle", "ParagraphNum", "ParagraphCaption", "ItemTitle"}
+# The indentation between elements: never a law's text (a full-width space, which is, is kept).
+_LAYOUT = " \t\r\n"
+_SUBITEM = re.compile(r"Subitem(\d+)")
+# A folder of the bulk download: law id, effective date, amending law id (or zeros).
+FOLDER = re.compile(r"(?P<law_id>[0-9A-Za-z]{10,20})_(?P<date>\d{8})_(?P<amended_by>[0-9A-Za-z]{10,20})")
+_ORIGINAL = re.compile("0+")
+
+
+class LawXmlError(ValueError):
+    """A law XML that cannot be read: `message` says which file and line, in the words the agent and the uploader
+    read."""
+
+    def __init__(self, message: str) -> None:
+        super().__init__(message)
+        self.message = message
+
+
+def read_law(data: bytes, folder: str) -> LawVersion:
+    """The law version in `data`, the XML of the bulk-download folder `folder` (which gives its id and date)."""
+    named = FOLDER.fullmatch(folder)
+    if named is None:
+        raise LawXmlError(f"フォルダ名「{folder[:120]}」が e-Gov の形式（法令ID_施行日_改正法令ID）ではありません。")
+    try:
+        effective = date(int(named["date"][:4]), int(named["date"][4:6]), int(named["date"][6:]))
+    except ValueError:
+        raise LawXmlError(f"フォルダ名「{folder}」の施行日が日付ではありません。") from None
+    root = parse_xml(data, f"{folder}/{folder}.xml")
+    body = root.find("LawBody")
+    if root.tag != "Law" or body is None:
+        raise LawXmlError(f"「{folder}/{folder}.xml」は法令 XML（<Law> と <LawBody>）ではありません。")
+    title = body.find("LawTitle")
+    amended_by = named["amended_by"]
+    return LawVersion(
+        law_id=named["law_id"],
+        effective=effective,
+        amended_by=None if _ORIGINAL.fullmatch(amended_by) else amended_by,
+        law_num=_text(root.find("LawNum")),
+        title=_text(title),
+        abbreviations=_abbreviations(title),
+        law_type=root.get("LawType", ""),
+        articles=tuple(_articles(body)),
+    )
+
+
+def parse_xml(data: bytes, name: str) -> ET.Element:
+    """The element tree of `data`, read by expat with every declaration refused; `name` is the file the errors name."""
+    builder = ET.TreeBuilder()
+    parser = expat.ParserCreate()
+    parser.SetParamEntityParsing(expat.XML_PARAM_ENTITY_PARSING_NEVER)
+    depth = [0]
+
+    def start(tag: str, attributes: dict[str, str]) -> None:
+        depth[0] += 1
+        if depth[0] > MAX_DEPTH:
+            raise LawXmlError(f"「{name}」の {parser.CurrentLineNumber} 行目: 要素の入れ子が深すぎます。")
+        builder.start(tag, attributes)
+
+    def end(tag: str) -> None:
+        depth[0] -= 1
+        builder.end(tag)
+
+    def refused(*_: object) -> int:
+        raise LawXmlError(
+            f"「{name}」の {parser.CurrentLineNumber} 行目: DOCTYPE や実体の宣言は法令 XML に不要なため受け付けません。"
+        )
+
+    parser.StartElementHandler = start
+    parser.EndElementHandler = end
+    parser.CharacterDataHandler = builder.data
+    parser.StartDoctypeDeclHandler = refused
+    parser.EntityDeclHandler = refused
+    parser.ExternalEntityRefHandler = refused
+    try:
+        parser.Parse(data, True)
+    except expat.ExpatError as error:
+        reason = expat.errors.messages.get(error.code, "XML として読めません")
+        raise LawXmlError(f"「{name}」の {error.lineno} 行目を XML として読めません: {reason}") from None
+    return builder.close()
+
+
+def _abbreviations(title: ET.Element | None) -> tuple[str, ...]:
+    written = "" if title is None else title.get("Abbrev", "")
+    return tuple(name.strip() for name in re.split("[,、，]", written) if name.strip())
+
+
+def _articles(body: ET.Element) -> Iterator[Article]:
+    for part in body:
+        if part.tag == "MainProvision":
+            yield from _provision(part, (), None, "本則")
+        elif part.tag == "SupplProvision":
+            supplement = part.get("AmendLawNum", "").strip()
+            yield from _provision(part, (), supplement, "附則")
+
+
+def _provision(element: ET.Element, place: tuple[str, ...], supplement: str | None, name: str) -> Iterator[Article]:
+    """The articles under `element` at any depth of its containers, and its paragraphs outside articles as one
+    provision named `name` (a law, or a 附則, of paragraphs only)."""
+    loose: list[Paragraph] = []
+    for child in element:
+        if child.tag == "Article":
+            yield _article(child, place, supplement)
+        elif child.tag in _CONTAINERS:
+            yield from _provision(child, (*place, _text(child.find(_CONTAINERS[child.tag]))), supplement, name)
+        elif child.tag == "Paragraph":
+            loose.append(_paragraph(child, len(loose) + 1))
+    if loose:
+        yield Article(name, name, None, place, tuple(loose), supplement)
+
+
+def _article(element: ET.Element, place: tuple[str, ...], supplement: str | None) -> Article:
+    paragraphs = [_paragraph(child, number) for number, child in enumerate(element.iterfind("Paragraph"), 1)]
+    caption = _text(element.find("ArticleCaption")) or None
+    return Article(
+        element.get("Num", ""), _text(element.find("ArticleTitle")), caption, place, tuple(paragraphs), supplement
+    )
+
+
+def _paragraph(element: ET.Element, position: int) -> Paragraph:
+    number = element.get("Num", "")
+    sentences = [_text(child) for child in element if child.tag not in ("Item", "ParagraphNum", "ParagraphCaption")]
+    items = tuple(
+        Item(child.get("Num", ""), _text(child.find("ItemTitle")), _text(child)) for child in element.iterfind("Item")
+    )
+    return Paragraph(
+        int(number) if number.isdigit() else position,
+        _text(element.find("ParagraphNum")),
+        "\n".join(sentence for sentence in sentences if sentence),
+        items,
+    )
+
+
+def _text(element: ET.Element | None) -> str:
+    """The element's text as read: a ruby without its reading, columns apart by a space, sub-items and table rows
+    on lines of their own (each sub-item after its title)."""
+    if element is None:
+        return ""
+    return "".join(_pieces(element)).strip()
+
+
+def _pieces(element: ET.Element) -> Iterator[str]:
+    if element.text:
+        yield element.text.strip(_LAYOUT)
+    for child in element:
+        if child.tag not in _NOT_TEXT:
+            if child.tag == "Column" and child is not element[0]:
+                yield "　"
+            if _SUBITEM.fullmatch(child.tag) or child.tag in ("TableRow", "ListSentence", "Sublist1"):
+                yield "\n"
+            if _SUBITEM.fullmatch(child.tag[: -len("Title")] if child.tag.endswith("Title") else ""):
+                yield from _pieces(child)
+                yield "　"
+            else:
+                yield from _pieces(child)
+        if child.tail:
+            yield child.tail.strip(_LAYOUT)

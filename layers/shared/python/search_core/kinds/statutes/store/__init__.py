@@ -1,0 +1,1 @@
+"""The prepared statute database: built from e-Gov's law XML (build.py), opened (database.py), asked (index.py)."""

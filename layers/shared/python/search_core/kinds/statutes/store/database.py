@@ -1,0 +1,68 @@
+"""Open the statutes as a StatuteIndex: a prepared DuckDB file as it is, a zip or a folder of e-Gov's law XML
+prepared first."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import duckdb
+
+from search_core.engine.limits import QueryLimits
+from search_core.engine.sandbox import open_sandbox
+from search_core.errors import DataUnavailable
+from search_core.kinds.statutes.egov.law_xml import LawXmlError
+from search_core.kinds.statutes.store.build import FORMAT_VERSION, prepare
+from search_core.kinds.statutes.store.index import StatuteIndex
+from search_core.observability import logger
+from search_core.scrub import scrub_paths
+from search_core.storage.cache import LocalCopy
+
+FILE_NAME = "statutes"
+_DUCKDB_MAGIC = b"DUCK"
+
+
+def open_statutes(local: LocalCopy, limits: QueryLimits, work_dir: Path) -> StatuteIndex:
+    """A locked, read-only index on `local`; a zip or a folder of law XML is prepared into work_dir first."""
+    try:
+        database = local.path if _is_duckdb(local.path) else _prepared(local, work_dir)
+        con = open_sandbox(limits, work_dir, database=database)
+        _check_format(con)
+        return StatuteIndex(con)
+    except DataUnavailable:
+        raise
+    except LawXmlError as error:
+        raise DataUnavailable(f"法令データ「{FILE_NAME}」を準備できません: {scrub_paths(error.message)}") from None
+    except (OSError, duckdb.Error, ValueError, KeyError) as error:
+        first_line = scrub_paths(str(error).splitlines()[0] if str(error) else type(error).__name__)
+        raise DataUnavailable(f"法令データ「{FILE_NAME}」を読み込めません: {first_line[:300]}") from None
+
+
+def _is_duckdb(path: Path) -> bool:
+    if not path.is_file():
+        return False
+    with path.open("rb") as head:
+        return head.read(16)[8:12] == _DUCKDB_MAGIC
+
+
+def _prepared(local: LocalCopy, work_dir: Path) -> Path:
+    """Prepare law XML once per version of it and of the format."""
+    target = local.derived_file(work_dir, f"statutes-v{FORMAT_VERSION}")
+    if not target.exists():
+        work_dir.mkdir(parents=True, exist_ok=True)
+        for stale in work_dir.glob("statutes-*.duckdb"):
+            stale.unlink(missing_ok=True)
+        logger.warning("preparing statutes at load time", dataset=FILE_NAME)
+        prepare(local.path, target)
+    return target
+
+
+def _check_format(con: duckdb.DuckDBPyConnection) -> None:
+    try:
+        version = con.execute("SELECT format_version FROM meta").fetchall()[0][0]
+    except (duckdb.Error, IndexError):
+        version = None
+    if version != FORMAT_VERSION:
+        raise DataUnavailable(
+            f"法令データ「{FILE_NAME}」は準備済みデータベースの形式（{FORMAT_VERSION}）ではありません。"
+            "make upload-data で作り直してください。"
+        )

@@ -1,0 +1,242 @@
+"""The prepared statute database as the operations ask it: a law by any of its names, its version in force on a
+day, an article of that version, its table of contents, and a search over the articles in force."""
+
+from __future__ import annotations
+
+import heapq
+import json
+import math
+import re
+import time
+from collections.abc import Iterator
+from dataclasses import dataclass
+from datetime import date
+from itertools import islice
+from typing import Any
+
+import duckdb
+from pyroaring import BitMap
+
+from search_core.fulltext.expression import Expression
+from search_core.fulltext.grams import needed_grams
+from search_core.fulltext.index import TermIndex, gram_bitmaps
+from search_core.fulltext.normalize import normalize
+from search_core.kinds.statutes.models import Article, Item, Paragraph
+from search_core.kinds.statutes.names import SHORT_NAMES
+from search_core.kinds.statutes.references import law_number_key
+
+# Ranking needs every match counted: this long at most (then the ranking is among those checked, and said so).
+RANKING_SECONDS = 0.3
+_BATCH = 2_000
+_DAYS_KEPT = 64
+_ARTICLE_COLUMNS = "row_num, version_num, article_key, supplement, title, caption, place, paragraphs"
+
+
+@dataclass(frozen=True)
+class Version:
+    """One version of a law as the index keeps it in memory."""
+
+    number: int
+    law_id: str
+    effective: date
+    amended_by: str | None
+    law_num: str
+    title: str
+    abbreviations: tuple[str, ...]
+    first_row: int
+    articles: int
+
+    @property
+    def rows(self) -> range:
+        return range(self.first_row, self.first_row + self.articles)
+
+
+@dataclass(frozen=True)
+class StoredArticle:
+    """An article as stored: which row and version it is, and the article."""
+
+    row: int
+    version: int
+    article: Article
+
+
+@dataclass(frozen=True)
+class Matches:
+    """A search's best articles (row, occurrences), how many articles match, and whether that count is exact."""
+
+    found: list[tuple[int, int]]
+    total: int
+    exact: bool
+
+
+class StatuteIndex:
+    """One open, locked connection on a prepared statute database, with its laws' versions and names in memory."""
+
+    def __init__(self, con: duckdb.DuckDBPyConnection) -> None:
+        self.con = con
+        rows = con.execute(
+            """SELECT version_num, law_id, effective, amended_by, law_num, title, abbreviations, first_row, articles
+            FROM versions ORDER BY law_id, effective, version_num"""
+        ).fetchall()
+        self.versions: dict[str, list[Version]] = {}
+        for number, law_id, effective, amended_by, law_num, title, abbreviations, first_row, articles in rows:
+            version = Version(number, law_id, effective, amended_by, law_num, title, tuple(abbreviations or ()),
+                              first_row, articles)  # fmt: skip
+            self.versions.setdefault(law_id, []).append(version)
+        self.names, self._written = _names(self.versions)
+        self.by_number = {version.number: version for versions in self.versions.values() for version in versions}
+        self._everyone = BitMap(range(sum(version.articles for version in self.by_number.values())))
+        self._in_force_rows: dict[tuple[date, tuple[str, ...] | None], BitMap] = {}
+
+    def laws_named(self, name: str) -> list[str]:
+        """The laws `name` names: a title any version had, the law's number, a short name (SHORT_NAMES, e-Gov's
+        Abbrev). Usually one; none if the data holds no such law."""
+        return sorted(self.names.get(name_key(name), ()))
+
+    def short_names(self, law_id: str) -> list[str]:
+        """The names the law is called by, as written: every title its versions had, its abbreviations in the data
+        and in SHORT_NAMES (no law number)."""
+        return self._written.get(law_id, [])
+
+    def nearest_names(self, name: str, count: int) -> list[str]:
+        """The names the data knows that share the most character pairs with `name` (for a message)."""
+        wanted = _pairs(name_key(name))
+        scored = ((len(wanted & _pairs(known)), known) for known in self.names if not law_number_key(known))
+        return [known for score, known in heapq.nlargest(count, scored) if score]
+
+    def version_on(self, law_id: str, day: date) -> Version | None:
+        """The version in force on `day`: the latest to take effect by then."""
+        in_force = [version for version in self.versions[law_id] if version.effective <= day]
+        return in_force[-1] if in_force else None
+
+    def current(self, law_id: str, today: date) -> Version:
+        """The version in force `today`, else (a law whose every version is yet to take effect) the first."""
+        return self.version_on(law_id, today) or self.versions[law_id][0]
+
+    def articles(self, version: Version, key: str) -> list[StoredArticle]:
+        """Every article of `version` keyed `key`: the main provision's, and each 附則's."""
+        rows = self.con.execute(
+            f"SELECT {_ARTICLE_COLUMNS} FROM articles WHERE version_num = ? AND article_key = ? ORDER BY row_num",
+            [version.number, key],
+        ).fetchall()
+        return [_stored(row) for row in rows]
+
+    def searched_texts(self, rows: list[int]) -> dict[int, str]:
+        found = self.con.execute("SELECT row_num, searched FROM articles WHERE row_num = ANY(?)", [rows]).fetchall()
+        return dict(found)
+
+    def contents(self, version: Version) -> list[StoredArticle]:
+        """The articles of `version` in the law's order (titles and places; their text too)."""
+        rows = self.con.execute(
+            f"SELECT {_ARTICLE_COLUMNS} FROM articles WHERE version_num = ? ORDER BY row_num", [version.number]
+        ).fetchall()
+        return [_stored(row) for row in rows]
+
+    def stored(self, rows: list[int]) -> dict[int, StoredArticle]:
+        found = self.con.execute(f"SELECT {_ARTICLE_COLUMNS} FROM articles WHERE row_num = ANY(?)", [rows]).fetchall()
+        return {row[0]: _stored(row) for row in found}
+
+    def search(
+        self, expression: Expression, law_ids: list[str] | None, day: date, limit: int, deadline: float = math.inf
+    ) -> Matches:
+        """The `limit` articles in force on `day` (of `law_ids`, else of every law) holding the expression most
+        often, and how many hold it. Raises TimeoutError past `deadline` before the first batch is checked."""
+        candidates = self._candidates(expression) & self._in_force(day, tuple(law_ids) if law_ids else None)
+        ranking_until = min(deadline, time.monotonic() + RANKING_SECONDS)
+        scored: list[tuple[int, int]] = []
+        exact = True
+        for batch in _batches(iter(candidates)):
+            if time.monotonic() > ranking_until:
+                if not scored and time.monotonic() > deadline:
+                    raise TimeoutError("statute search ran past its deadline")
+                exact = False
+                break
+            for row, text in sorted(self.searched_texts(batch).items()):
+                if expression.holds_in(text, None, None):
+                    scored.append((row, sum(term.count_in(text) for term in expression.positive_terms)))
+        best = heapq.nsmallest(limit, scored, key=lambda found: (-found[1], found[0]))
+        return Matches(best, len(scored), exact)
+
+    def close(self) -> None:
+        self.con.close()
+
+    def _candidates(self, expression: Expression) -> BitMap:
+        pieces = [piece for term in expression.positive_terms for piece in term.pieces]
+        index = TermIndex(self.con, self._everyone, gram_bitmaps(self.con, needed_grams(pieces)))
+        candidates = self._everyone
+        for clause in expression.clauses:
+            either = BitMap()
+            for term in clause:
+                either |= term.candidates(index)
+            candidates = candidates & either  # never in place: the first is the index's own set
+        return candidates
+
+    def _in_force(self, day: date, law_ids: tuple[str, ...] | None) -> BitMap:
+        """The rows of the articles in force on `day` (of `law_ids`, else of every law), kept for the next search
+        of the same day: every law's versions are looked through to find them."""
+        key = (day, law_ids)
+        if (rows := self._in_force_rows.get(key)) is None:
+            rows = BitMap()
+            for law_id in law_ids or self.versions:
+                version = self.version_on(law_id, day)
+                if version is not None and version.articles:
+                    rows.add_range(version.first_row, version.first_row + version.articles)
+            if len(self._in_force_rows) >= _DAYS_KEPT:
+                self._in_force_rows.clear()
+            self._in_force_rows[key] = rows
+        return rows
+
+
+def name_key(name: str) -> str:
+    """A law's name as names are compared: normalised, without spaces, brackets or a final 「の」.
+
+    >>> name_key("ＰＬ法"), name_key("平成十三年法律第百三十七号"), name_key("民 法")
+    ('pl法', '平成13年法律第137号', '民法')
+    """
+    text = re.sub(r"[\s()「」『』]", "", normalize(name))
+    return law_number_key(text) or text
+
+
+def _names(versions: dict[str, list[Version]]) -> tuple[dict[str, set[str]], dict[str, list[str]]]:
+    """Every name by its key, with the laws it names; and each law's names as written (its law number aside)."""
+    names: dict[str, set[str]] = {}
+    written: dict[str, dict[str, None]] = {}
+    by_number: dict[str, set[str]] = {}
+    for law_id, law_versions in versions.items():
+        for version in law_versions:
+            for name in (version.title, *version.abbreviations):
+                if name:
+                    names.setdefault(name_key(name), set()).add(law_id)
+                    written.setdefault(law_id, {})[name] = None
+            names.setdefault(name_key(version.law_num), set()).add(law_id)
+            by_number.setdefault(name_key(version.law_num), set()).add(law_id)
+    for short, number in SHORT_NAMES.items():
+        for law_id in by_number.get(name_key(number), ()):
+            names.setdefault(name_key(short), set()).add(law_id)
+            written.setdefault(law_id, {})[short] = None
+    return names, {law_id: list(law_names) for law_id, law_names in written.items()}
+
+
+def _pairs(text: str) -> set[str]:
+    """The characters and character pairs of a name: what two writings of one name share.
+
+    >>> sorted(_pairs("民放"))
+    ['放', '民', '民放']
+    """
+    return set(text) | {text[index : index + 2] for index in range(len(text) - 1)}
+
+
+def _stored(row: tuple[Any, ...]) -> StoredArticle:
+    number, version, key, supplement, title, caption, place, paragraphs = row
+    paragraphs_read = tuple(_paragraph(paragraph) for paragraph in json.loads(paragraphs))
+    return StoredArticle(number, version, Article(key, title, caption, tuple(place or ()), paragraphs_read, supplement))
+
+
+def _paragraph(stored: dict[str, Any]) -> Paragraph:
+    items = tuple(Item(item["key"], item["title"], item["text"]) for item in stored["items"])
+    return Paragraph(stored["number"], stored["label"], stored["text"], items)
+
+
+def _batches(rows: Iterator[int]) -> Iterator[list[int]]:
+    while batch := list(islice(rows, _BATCH)):
+        yield batch
