@@ -27,6 +27,11 @@ from search_core.kinds.statutes.responses import (
 )
 from search_core.kinds.statutes.store.index import Matches, StatuteIndex, StoredArticle, Version
 
+_ARTICLE_CUT = (
+    " 応答サイズに収まらないため一部を省きました（末尾が …（省略） の項は途中まで、ない項は省略）。"
+    "article に項や号を付けて読んでください。"
+)
+
 
 def supplement_label(article: Article) -> str:
     return f"附則（{article.supplement}）" if article.supplement else "附則"
@@ -107,19 +112,15 @@ def cited_by_keywords(index: StatuteIndex, law_id: str, article: Article, ref: A
 
 def fitted_article(answer: ArticleAnswer, budget: int) -> ArticleAnswer:
     """The answer within `budget`: its longest paragraphs cut (marked), then its last ones left out, and said so."""
-    rows, cut = fit_rows(
+    if embedded_bytes(answer.model_dump()) <= budget:
+        return answer
+    cut = answer.model_copy(update={"complete": False, "message": answer.message + _ARTICLE_CUT})
+    rows, _ = fit_rows(
         [paragraph.model_dump() for paragraph in answer.paragraphs],
-        lambda shown: answer.model_dump() | {"paragraphs": shown},
+        lambda shown: cut.model_dump() | {"paragraphs": shown},
         budget,
     )
-    if not cut:
-        return answer
-    note = (
-        " 応答サイズに収まらないため一部を省きました（末尾が …（省略） の項は途中まで、ない項は省略）。"
-        "article に項や号を付けて読んでください。"
-    )
-    paragraphs = [ParagraphText.model_validate(row) for row in rows]
-    return answer.model_copy(update={"paragraphs": paragraphs, "complete": False, "message": answer.message + note})
+    return cut.model_copy(update={"paragraphs": [ParagraphText.model_validate(row) for row in rows]})
 
 
 def hit(index: StatuteIndex, stored: StoredArticle, count: int, expression: Expression) -> StatuteHit:

@@ -79,7 +79,8 @@ class ArticleRef:
         if self.paragraph is not None:
             parts.append(f"第{kanji_numeral(self.paragraph)}項")
         if self.item is not None:
-            parts.append(f"第{branched_kanji(self.item)}号")
+            number, *branches = self.item.split("_")
+            parts.append(f"第{kanji_numeral(int(number))}号" + "".join(f"の{kanji_numeral(int(b))}" for b in branches))
         return "".join(parts)
 
     @property
@@ -114,11 +115,6 @@ def kanji_numeral(number: int) -> str:
         if count:
             written += ("" if count == 1 else digits[count]) + unit
     return written + (digits[number] if number else "") or digits[0]
-
-
-def branched_kanji(key: str) -> str:
-    """e-Gov's key of an article or item in the law's kanji: 230_2 is 二百三十の二."""
-    return "の".join(kanji_numeral(int(part)) if part.isdigit() else part for part in key.split("_"))
 
 
 def law_number_key(written: str) -> str | None:
