@@ -48,6 +48,7 @@ TAIL_SHARE, TAIL_FROM = 0.012, 150  # codes: articles log-uniform from TAIL_FROM
 # A law this short is written in paragraphs, with no articles, this often: about one law in twenty in all.
 PARAGRAPHS_ONLY_UP_TO, PARAGRAPHS_ONLY_SHARE = 6, 0.2
 ACT_SHARE = 0.45  # the rest are cabinet orders
+# Of the laws amended since they took effect (three in four), this share has more than one revision written.
 VERSIONED_SHARE, THREE_VERSIONS_SHARE, RENAMED_SHARE = 0.1, 1 / 3, 1 / 50
 YEARS_PER_AMENDMENT = 12
 COMMA_SHARE = 0.06
@@ -193,15 +194,21 @@ POWERS = ("二", "三", "六", "マイナス三", "マイナス六")
 
 
 def kanji(number: int) -> str:
-    """A number as statutes write it, to the thousands: >>> kanji(1050), kanji(2001), kanji(230)
-    ('千五十', '二千一', '二百三十')"""
+    """A number as statutes write it, to the thousands.
+
+    >>> kanji(1050), kanji(2001), kanji(230)
+    ('千五十', '二千一', '二百三十')
+    """
     thousands, rest = divmod(number, 1000)
     return (kanji_number(thousands) if thousands > 1 else "") + ("千" if thousands else "") + kanji_number(rest)
 
 
 def kanji_digits(number: int) -> str:
-    """A number digit by digit, as AmendLawNum writes it: >>> kanji_digits(102)
-    '一〇二'"""
+    """A number digit by digit, as AmendLawNum writes it.
+
+    >>> kanji_digits(102)
+    '一〇二'
+    """
     return str(number).translate(str.maketrans("0123456789", "〇一二三四五六七八九"))
 
 
@@ -210,15 +217,21 @@ def full_width(number: int) -> str:
 
 
 def numbered(num: str, unit: str) -> str:
-    """>>> numbered("230_2", "条"), numbered("3", "章")
-    ('第二百三十条の二', '第三章')"""
+    """The title of a numbered unit (条, 章, 節 …), its branches joined by の.
+
+    >>> numbered("230_2", "条"), numbered("3", "章")
+    ('第二百三十条の二', '第三章')
+    """
     first, *branches = num.split("_")
     return f"第{kanji(int(first))}{unit}" + "".join(f"の{kanji(int(b))}" for b in branches)
 
 
 def article_title(num: str) -> str:
-    """>>> article_title("12_2"), article_title("7:9")
-    ('第十二条の二', '第七条から第九条まで')"""
+    """An ArticleTitle; a range of articles deleted together reads 第七条から第九条まで.
+
+    >>> article_title("12_2"), article_title("7:9")
+    ('第十二条の二', '第七条から第九条まで')
+    """
     first, _, last = num.partition(":")
     return f"{numbered(first, '条')}から{numbered(last, '条')}まで" if last else numbered(first, "条")
 
@@ -233,8 +246,11 @@ def era_year(year: int, spell: Callable[[int], str]) -> str:
 
 
 def japanese_date(day: date) -> str:
-    """>>> japanese_date(date(2020, 4, 1))
-    '令和二年四月一日'"""
+    """A day as statutes write it.
+
+    >>> japanese_date(date(2020, 4, 1))
+    '令和二年四月一日'
+    """
     era, year = era_of(day)
     return f"{era.kanji}{era_year(year, kanji)}年{kanji(day.month)}月{kanji(day.day)}日"
 
@@ -311,8 +327,11 @@ class LawNumber:
 
     @property
     def law_id(self) -> str:
-        """>>> LawNumber(ERAS[3], 15, True, 57, date(2003, 5, 30)).law_id
-        '415AC0000000057'"""
+        """The id e-Gov names the law's folders by: era, year, AC (act) or CO (cabinet order), number.
+
+        >>> LawNumber(ERAS[3], 15, True, 57, date(2003, 5, 30)).law_id
+        '415AC0000000057'
+        """
         return f"{self.era.digit}{self.year:02d}{'AC' if self.act else 'CO'}{self.num:010d}"
 
     @property

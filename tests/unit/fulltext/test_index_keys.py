@@ -26,7 +26,7 @@ from tests.conftest import TEST_LIMITS, opened_cases, write_export
 
 # What decisions write around citations and sums, in pieces that meet in every way a text can put them together;
 # the keywords are pieces too, so that texts often hold them.
-CITATION_PIECES = ("民法", "会社法", "法", "第", "709", "7", "1", "2", "23", "0", "条", "項", "号", "の", "、", "及び",
+CITATION_PIECES = ("民法", "会社法", "法", "同法", "第", "709", "7", "1", "2", "23", "0", "条", "項", "号", "の", "、", "及び",
                    " ", "(", ")", "(ワ)", "(平成29年法律第44号)", "\n")  # fmt: skip
 AMOUNT_PIECES = ("金", "3", "300", "0", "00", "000", ",000", ",", ".", "万", "億", "円", "銭", "50", "1", "対し", " ")
 CITATIONS = ("709条", "第709条", "民法709条", "709条1項", "709条の2", "709条の2第1項", "会社法第1条", "1項第2号",
@@ -35,8 +35,9 @@ CITATIONS = ("709条", "第709条", "民法709条", "709条1項", "709条の2", 
              "民法709条1項3号")  # fmt: skip
 # The citations of one unit or two in a row, perhaps after two characters, which the keys find exactly.
 ARTICLES_ALONE = ("709条", "第709条", "709条1項", "709条の2", "709条の2第1項", "1項第2号", "709条の23", "2号",
-                  "0709条", "709条第1項の2", "民法709条", "民法第709条の2", "民法709条1項", "民法第709条第1項",
-                  "民法第1条2項")  # fmt: skip
+                  "0709条", "709条第1項の2")  # fmt: skip
+# The same after a law's name: found exactly by their keys where no 同法 may stand for the law.
+LAW_NAMED = ("民法709条", "民法第709条の2", "民法709条1項", "民法第709条第1項", "民法第1条2項")
 AMOUNTS = ("300万円", "金3,000,000円", "3000000円", "1億300万円", "1,000円", "0円", "5万円", "10,000円", "1億円")
 
 
@@ -47,9 +48,12 @@ def texts_of(pieces: tuple[str, ...]) -> st.SearchStrategy[str]:
 @settings(max_examples=1500, deadline=None)
 @given(texts_of(CITATION_PIECES + CITATIONS), st.sampled_from(CITATIONS))
 def test_a_decision_holding_a_citation_holds_all_its_keys(text: str, keyword: str) -> None:
+    """All the keys of the keyword, or of the keyword after 同法 (同法709条 for 民法709条)."""
     citation = Citation.read(keyword)
     assert citation is not None
-    assert not citation.holds(text) or set(citation.keys) <= citation_keys(text)
+    held = citation_keys(text)
+    by_same_law = citation.same_law is not None and set(citation.same_law.keys) <= held
+    assert not citation.holds(text) or set(citation.keys) <= held or by_same_law
 
 
 @settings(max_examples=1500, deadline=None)
@@ -58,6 +62,15 @@ def test_a_decision_holds_an_article_or_two_cited_exactly_when_it_holds_their_ke
     citation = Citation.read(keyword)
     assert citation is not None and citation.exact_by_index
     assert citation.holds(text) == (set(citation.keys) <= citation_keys(text))
+
+
+@settings(max_examples=1500, deadline=None)
+@given(texts_of(CITATION_PIECES + CITATIONS), st.sampled_from(LAW_NAMED))
+def test_a_law_named_citation_is_found_exactly_by_its_keys_where_no_same_law_stands(text: str, keyword: str) -> None:
+    citation = Citation.read(keyword)
+    assert citation is not None and not citation.exact_by_index
+    without_same_law = text.replace("同法", "")
+    assert citation.holds(without_same_law) == (set(citation.keys) <= citation_keys(without_same_law))
 
 
 @pytest.mark.parametrize("keyword", sorted(set(CITATIONS) - set(ARTICLES_ALONE)))

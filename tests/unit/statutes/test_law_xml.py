@@ -132,3 +132,13 @@ def test_a_folder_not_named_as_e_gov_names_them_is_refused(folder: str) -> None:
 def test_a_file_that_is_not_a_law_is_refused() -> None:
     with pytest.raises(LawXmlError, match="法令 XML"):
         read_law(b"<Other/>", FOLDER)
+
+
+def test_a_range_of_deleted_articles_is_each_of_its_articles() -> None:
+    deleted = (
+        '<Article Num="7:9"><ArticleTitle>第七条から第九条まで</ArticleTitle><Paragraph Num="1"><ParagraphNum/>'
+        "<ParagraphSentence><Sentence>削除</Sentence></ParagraphSentence></Paragraph></Article>"
+    )
+    articles = read_law(law(f"<MainProvision>{deleted}{article('10', '第十条')}</MainProvision>"), FOLDER).articles
+    assert [(a.key, a.title) for a in articles][:3] == [(str(n), "第七条から第九条まで") for n in (7, 8, 9)]
+    assert articles[1].paragraphs[0].text == "削除"

@@ -59,6 +59,14 @@ _NUMBER = re.compile(r"(?<!\d)\d++[条項号]")
 CITED, CITED_PAIR, CITED_AFTER, CITED_AFTER_PAIR = "cite:", "cite-pair:", "cite-after:", "cite-after-pair:"
 # How many characters written before a unit a key names: enough for a law (民法, 社法 of 会社法), few keys a unit.
 _BEFORE = 2
+# 同法 cites the law named last before it: a keyword naming a law (民法709条) also finds 同法709条 where the last
+# unit cited after a law's name, before it, is cited after that law's name (民法415条…同法709条; not 商法…同法709条).
+SAME_LAW = "同法"
+# A law's name as a keyword writes it before its unit: a run of kanji and katakana ending in 法 or 法律.
+_LAW_NAME = re.compile("[\u4e00-\u9fff\u30a0-\u30ffー々]*法律?")
+# Where a unit is cited after a name ending in 法 or 法律 (the name, its note, its 第): the name runs back over kanji
+# and katakana; the run's end is what is compared with a keyword's law.
+_NAMED = re.compile(rf"([\u4e00-\u9fff\u30a0-\u30ffー々]{{0,60}}法律?)(?:{_NOTE})?第?(?=\d+条)")
 
 
 def _unit_pattern(cited: str | None = None) -> str:
@@ -121,7 +129,7 @@ class Citation(PatternTerm):
     >>> cited = Citation.read("709条")
     >>> list(cited.spans("第709条と1709条と709条")), cited.count_in("709条の2、709条"), cited.exact_by_index
     ([(0, 5), (12, 16)], 1, True)
-    >>> [Citation.read(k).exact_by_index for k in ("709条1項", "民法第709条1項", "709条1項1号", "会社法423条")]
+    >>> [Citation.read(k).exact_by_index for k in ("709条1項", "1項第2号", "709条1項1号", "民法709条")]
     [True, True, False, False]
     """
 
@@ -134,6 +142,9 @@ class Citation(PatternTerm):
     # 民法第709条の2, 民法709条1項). Then a decision holds it exactly when it holds its keys; not so with three units
     # (two pairs need not be in one place) or more words (社法 before 423条 is not 会社法).
     keyed_whole: bool = False
+    # For a keyword naming a law before its first unit (民法709条): the same keyword after 同法, and that law's name.
+    same_law: Citation | None = None
+    law: str = ""
 
     @classmethod
     def read(cls, written: str) -> Citation | None:
@@ -165,6 +176,10 @@ class Citation(PatternTerm):
         trailing, befores = written[position:], [before for before, _ in units]
         whole = not trailing and len(units) <= 2 and befores[1:] in ([], [""]) and len(befores[0]) in (0, _BEFORE)
         regex = re.compile("".join(parts) + re.escape(trailing))
+        law = befores[0]
+        if _LAW_NAME.fullmatch(law) and not law.endswith(SAME_LAW):
+            same_law = cls.read(SAME_LAW + written[len(law) :])
+            return cls(written, tuple(units), trailing, tuple(keys), regex, False, same_law, law)
         return cls(written, tuple(units), trailing, tuple(keys), regex, whole)
 
     @property
@@ -178,7 +193,20 @@ class Citation(PatternTerm):
 
     def spans(self, text: str) -> Iterator[tuple[int, int]]:
         """Where the text cites what the keyword cites, from what the keyword writes before its first unit (else
-        that unit's 第) to the end of what it writes after its last, left to right, none overlapping."""
+        that unit's 第) to the end of what it writes after its last, left to right, none overlapping; for a keyword
+        naming a law, also where 同法 stands for that law.
+
+        >>> cited = Citation.read("民法709条")
+        >>> text = "民法415条及び同法709条。商法5条、同法709条。"
+        >>> [text[start:end] for start, end in cited.spans(text)]
+        ['同法709条']
+        """
+        if self.same_law is None or SAME_LAW not in text:
+            return self._written_spans(text)
+        same = [span for span in self.same_law._written_spans(text) if _law_before(text, span[0]).endswith(self.law)]
+        return iter(sorted([*self._written_spans(text), *same]))
+
+    def _written_spans(self, text: str) -> Iterator[tuple[int, int]]:
         from_number, done = not self.units[0][0], 0
         for found in self.regex.finditer(text):
             start = found.start()
@@ -197,8 +225,23 @@ class Citation(PatternTerm):
 
     def candidates(self, index: DecisionIndex) -> BitMap:
         # Keys narrow by what is cited, grams by the words around it (民法); a keyword with words is still read on
-        # the text, as a key does not hold all it writes (民法 two characters before 709条, not 刑民法).
-        return index.holding(self.pieces) & index.holding_keys(self.keys)
+        # the text, as a key does not hold all it writes (民法 two characters before 709条, not 刑民法). With 同法,
+        # the law's name is still written somewhere before it.
+        cited = index.holding_keys(self.keys)
+        if self.same_law is not None:
+            cited = cited | index.holding_keys(self.same_law.keys)
+        return index.holding(self.pieces) & cited
+
+
+def _law_before(text: str, position: int) -> str:
+    """The name written before the last unit cited after a law's name, before `position` (同法 and its unit aside):
+    what a 同法 at `position` stands for; empty if none.
+
+    >>> _law_before("民法415条、同法709条", 6), _law_before("同法709条", 0)
+    ('民法', '')
+    """
+    names = [found[1] for found in _NAMED.finditer(text, 0, position) if not found[1].endswith(SAME_LAW)]
+    return names[-1] if names else ""
 
 
 def citation_keys(text: str) -> set[str]:

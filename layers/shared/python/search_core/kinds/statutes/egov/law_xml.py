@@ -12,11 +12,14 @@ from __future__ import annotations
 import re
 import xml.etree.ElementTree as ET
 from collections.abc import Iterator
+from dataclasses import replace
 from datetime import date
 from xml.parsers import expat
 
 from search_core.kinds.statutes.models import Article, Item, LawVersion, Paragraph
 
+# The most articles one range of deleted articles stands for (第七条から第九条まで): far more than any law deletes at once.
+MAX_RANGE = 1_000
 # Deeper than any law nests (Law > LawBody > MainProvision > Part > … > Subitem10 > TableStruct > … is under 40).
 MAX_DEPTH = 100
 _CONTAINERS = {
@@ -128,13 +131,25 @@ def _provision(element: ET.Element, place: tuple[str, ...], supplement: str | No
     loose: list[Paragraph] = []
     for child in element:
         if child.tag == "Article":
-            yield _article(child, place, supplement)
+            yield from _articles_of(child, place, supplement)
         elif child.tag in _CONTAINERS:
             yield from _provision(child, (*place, _text(child.find(_CONTAINERS[child.tag]))), supplement, name)
         elif child.tag == "Paragraph":
             loose.append(_paragraph(child, len(loose) + 1))
     if loose:
         yield Article(name, name, None, place, tuple(loose), supplement)
+
+
+def _articles_of(element: ET.Element, place: tuple[str, ...], supplement: str | None) -> Iterator[Article]:
+    """The article, or each article of a range e-Gov writes as one (Num="7:9", 第七条から第九条まで　削除), so that
+    each number of the range is found."""
+    article = _article(element, place, supplement)
+    first, colon, last = article.key.partition(":")
+    if not colon or not (first.isdigit() and last.isdigit()) or not 0 < int(last) - int(first) <= MAX_RANGE:
+        yield article
+        return
+    for number in range(int(first), int(last) + 1):
+        yield replace(article, key=str(number))
 
 
 def _article(element: ET.Element, place: tuple[str, ...], supplement: str | None) -> Article:
