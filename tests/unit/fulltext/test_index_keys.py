@@ -26,8 +26,8 @@ from tests.conftest import TEST_LIMITS, opened_cases, write_export
 
 # What decisions write around citations and sums, in pieces that meet in every way a text can put them together;
 # the keywords are pieces too, so that texts often hold them.
-CITATION_PIECES = ("民法", "会社法", "法", "同法", "第", "709", "7", "1", "2", "23", "0", "条", "項", "号", "の", "、", "及び",
-                   " ", "(", ")", "(ワ)", "(平成29年法律第44号)", "\n")  # fmt: skip
+CITATION_PIECES = ("民法", "会社法", "法", "同法", "第", "709", "7", "1", "2", "23", "0", "条", "項", "号", "の", "、",
+                   "及び", " ", "(", ")", "(ワ)", "(平成29年法律第44号)", "\n")  # fmt: skip
 AMOUNT_PIECES = ("金", "3", "300", "0", "00", "000", ",000", ",", ".", "万", "億", "円", "銭", "50", "1", "対し", " ")
 CITATIONS = ("709条", "第709条", "民法709条", "709条1項", "709条の2", "709条の2第1項", "会社法第1条", "1項第2号",
              "法709条及び1条", "709条の23", "民法第709条第1項", "2号", "0709条", "709条第1項の2",

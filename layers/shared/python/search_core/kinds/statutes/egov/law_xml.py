@@ -18,7 +18,7 @@ from xml.parsers import expat
 
 from search_core.kinds.statutes.models import Article, Item, LawVersion, Paragraph
 
-# The most articles one range of deleted articles stands for (第七条から第九条まで): far more than any law deletes at once.
+# The most articles one range of deleted articles stands for (第七条から第九条まで): more than any law deletes at once.
 MAX_RANGE = 1_000
 # Deeper than any law nests (Law > LawBody > MainProvision > Part > … > Subitem10 > TableStruct > … is under 40).
 MAX_DEPTH = 100
