@@ -62,11 +62,13 @@ _BEFORE = 2
 # 同法 cites the law named last before it: a keyword naming a law (民法709条) also finds 同法709条 where the last
 # unit cited after a law's name, before it, is cited after that law's name (民法415条…同法709条; not 商法…同法709条).
 SAME_LAW = "同法"
-# A law's name as a keyword writes it before its unit: a run of kanji and katakana ending in 法 or 法律.
-_LAW_NAME = re.compile("[\u4e00-\u9fff\u30a0-\u30ffー々]*法律?")
-# Where a unit is cited after a name ending in 法 or 法律 (the name, its note, its 第): the name runs back over kanji
-# and katakana; the run's end is what is compared with a keyword's law.
-_NAMED = re.compile(rf"([\u4e00-\u9fff\u30a0-\u30ffー々]{{0,60}}法律?)(?:{_NOTE})?第?(?=\d+条)")
+# A law's name before its unit: a run of kanji and katakana (and the Latin of PL法) ending in 法 or 法律, read back
+# from the unit at most this far.
+_NAME_CHARS = re.compile("[\u4e00-\u9fff\u30a0-\u30ffー々a-z]")
+_LAW_NAME = re.compile("[\u4e00-\u9fff\u30a0-\u30ffー々a-z]*法律?")
+_MAX_NAME_CHARS = 60
+# Names that stand for no one law by themselves: they are not a law a decision cites.
+_NOT_A_LAW = ("法", "法律", "本法", "旧法", "新法", "改正法", "前記法", "上記法", "同法律")
 
 
 def _unit_pattern(cited: str | None = None) -> str:
@@ -203,7 +205,8 @@ class Citation(PatternTerm):
         """
         if self.same_law is None or SAME_LAW not in text:
             return self._written_spans(text)
-        same = [span for span in self.same_law._written_spans(text) if _law_before(text, span[0]).endswith(self.law)]
+        laws = same_law_laws(text)
+        same = [span for span in self.same_law._written_spans(text) if laws.get(span[0], "").endswith(self.law)]
         return iter(sorted([*self._written_spans(text), *same]))
 
     def _written_spans(self, text: str) -> Iterator[tuple[int, int]]:
@@ -233,15 +236,97 @@ class Citation(PatternTerm):
         return index.holding(self.pieces) & cited
 
 
-def _law_before(text: str, position: int) -> str:
-    """The name written before the last unit cited after a law's name, before `position` (同法 and its unit aside):
-    what a 同法 at `position` stands for; empty if none.
+def same_law_laws(text: str) -> dict[int, str]:
+    """Where each 同法 before a unit starts, and the law it stands for: the last law named before it (one pass).
 
-    >>> _law_before("民法415条、同法709条", 6), _law_before("同法709条", 0)
-    ('民法', '')
+    >>> same_law_laws("民法415条、同法709条。同法1条"), same_law_laws("同法709条"), same_law_laws("民法1条同法2条")
+    ({7: '民法', 14: '民法'}, {}, {4: '民法'})
     """
-    names = [found[1] for found in _NAMED.finditer(text, 0, position) if not found[1].endswith(SAME_LAW)]
-    return names[-1] if names else ""
+    return {at: law for _, law, at in _named(text) if text.startswith(SAME_LAW, at)}
+
+
+def named_units(text: str) -> Iterator[tuple[Cited, str]]:
+    """Each unit a normalised text cites right after a law's name, with the law: the name as written before it (its
+    note and its 第 aside), or for 同法, the law named last before it.
+
+    >>> [(unit.cited, law) for unit, law in named_units("被告は民法415条及び同法709条1項、本法3条、会社法423条")]
+    [('415条', '民法'), ('709条', '民法'), ('423条', '会社法')]
+    """
+    return ((unit, law) for unit, law, _ in _named(text))
+
+
+def _named(text: str) -> Iterator[tuple[Cited, str, int]]:
+    """named_units, each with where its name (or its 同法) starts."""
+    last = ""
+    for unit in cited_units(text):
+        if not unit.cited.endswith("条") and "条の" not in unit.cited:
+            continue  # a 項 or 号 after a law's name is its number (平成29年法律第44号), not its article
+        end = min(unit.after)
+        name = _name_before(text, end)
+        if name.endswith(SAME_LAW):
+            if last:
+                yield unit, last, end - len(SAME_LAW)
+        elif name and name not in _NOT_A_LAW:
+            last = name
+            yield unit, name, end - len(name)
+
+
+def _name_before(text: str, end: int) -> str:
+    """The law's name ending at `end`, if the run of name characters there ends in 法 or 法律."""
+    start = end
+    while start > max(end - _MAX_NAME_CHARS, 0) and _NAME_CHARS.match(text, start - 1):
+        start -= 1
+    name = text[start:end]
+    return name if name.endswith(("法", "法律")) else ""
+
+
+class CitedArticle(NamedTuple):
+    """An article a text cites after its law's name: the law as written, the article with the units right after it
+    (709条第1項), the note on the law's version written with it (改正前のもの), and how many times."""
+
+    law: str
+    article: str
+    note: str
+    times: int
+
+
+def articles_cited(text: str) -> list[CitedArticle]:
+    """The articles a normalised text cites after a law's name (or 同法), each once, the most cited first (then in
+    the order first cited); an article is its unit with the 項 and 号 right after it.
+
+    >>> articles_cited("民法709条1項、同法709条1項。会社法423条、709条")  # doctest: +NORMALIZE_WHITESPACE
+    [CitedArticle(law='民法', article='709条第1項', note='', times=2),
+     CitedArticle(law='会社法', article='423条', note='', times=1)]
+    >>> articles_cited("民法(平成29年法律第44号による改正前のもの)415条")[0].note
+    '(平成29年法律第44号による改正前のもの)'
+    """
+    named = {unit.start: law for unit, law in named_units(text)}
+    counts: dict[tuple[str, str, str], int] = {}
+    chain: tuple[str, list[str], str] | None = None
+    chain_end = -1
+    for unit in cited_units(text):
+        if unit.start in named or chain is None or chain_end not in unit.after or unit.cited.endswith("条"):
+            _count(counts, chain)
+            chain = (named[unit.start], [unit.cited], _note(text, unit)) if unit.start in named else None
+        else:
+            chain[1].append(unit.cited)
+        chain_end = unit.end
+    _count(counts, chain)
+    ordered = sorted(counts.items(), key=lambda item: -item[1])  # stable: first cited first among equals
+    return [CitedArticle(law, article, note, count) for (law, article, note), count in ordered]
+
+
+def _note(text: str, unit: Cited) -> str:
+    """The note on an amendment in brackets between a law and its unit (改正前のもの, 改正後の), else empty."""
+    opening = unit.after[-1]
+    note = text[opening : unit.start] if opening < unit.start and text[opening] == "(" else ""
+    return note if "改正" in note else ""
+
+
+def _count(counts: dict[tuple[str, str, str], int], chain: tuple[str, list[str], str] | None) -> None:
+    if chain is not None:
+        key = (chain[0], "第".join(chain[1]), chain[2])
+        counts[key] = counts.get(key, 0) + 1
 
 
 def citation_keys(text: str) -> set[str]:

@@ -57,12 +57,13 @@ class IndexBuilder:
         _merge(self.grams, chunk_grams)
         _merge(self.keys, chunk_keys)
 
-    def write(self, con: duckdb.DuckDBPyConnection, done: Callable[[int, int], None]) -> int:
-        """The tables `grams` and `keys`, emptying the builder; `done` is told how many grams are written of how many
-        as it goes. How many grams there were."""
+    def write(self, con: duckdb.DuckDBPyConnection, done: Callable[[int, int], None], prefix: str = "") -> int:
+        """The tables `grams` and `keys` (after `prefix`: a second index of other texts of the same documents),
+        emptying the builder; `done` is told how many grams are written of how many as it goes. How many grams there
+        were."""
         written = len(self.grams)
-        _write_sets(con, "grams", "gram", self.grams, lambda count: done(count, written))
-        _write_sets(con, "keys", "key", self.keys, lambda count: None)
+        _write_sets(con, f"{prefix}grams", "gram", self.grams, lambda count: done(count, written))
+        _write_sets(con, f"{prefix}keys", "key", self.keys, lambda count: None)
         return written
 
 
@@ -74,6 +75,7 @@ class TermIndex:
     con: duckdb.DuckDBPyConnection
     everyone: BitMap
     bitmaps: dict[str, BitMap]
+    prefix: str = ""  # of the tables asked, as IndexBuilder.write named them
 
     def holding(self, pieces: tuple[str, ...]) -> BitMap:
         """Documents holding every gram of the pieces (pieces with no indexed gram do not narrow anything)."""
@@ -86,7 +88,8 @@ class TermIndex:
         """Documents holding every key (a key absent from the index: none)."""
         if not keys:
             return self.everyone
-        rows = self.con.execute("SELECT key, decisions FROM keys WHERE key IN (SELECT unnest(?))", [list(keys)])
+        table = quote_identifier(f"{self.prefix}keys")
+        rows = self.con.execute(f"SELECT key, decisions FROM {table} WHERE key IN (SELECT unnest(?))", [list(keys)])
         found = {key: loaded(decisions) for key, decisions in rows.fetchall()}
         return BitMap.intersection(*(found.get(key, _NOBODY) for key in keys))
 
@@ -94,7 +97,7 @@ class TermIndex:
         """Documents holding a key `prefix<number>` with the number in range (the keys of every sum: a few hundred
         thousand short rows at 100,000 documents, read by DuckDB as numbers)."""
         rows = self.con.execute(
-            """SELECT decisions FROM keys WHERE starts_with(key, $prefix)
+            f"""SELECT decisions FROM {quote_identifier(f"{self.prefix}keys")} WHERE starts_with(key, $prefix)
             AND ($low IS NULL OR TRY_CAST(substr(key, length($prefix) + 1) AS HUGEINT) >= $low)
             AND ($high IS NULL OR TRY_CAST(substr(key, length($prefix) + 1) AS HUGEINT) <= $high)""",
             {"prefix": prefix, "low": low, "high": high},
@@ -106,11 +109,12 @@ class TermIndex:
         return BitMap()
 
 
-def gram_bitmaps(con: duckdb.DuckDBPyConnection, grams: set[str]) -> dict[str, BitMap]:
-    """The documents holding each gram (absent: none)."""
+def gram_bitmaps(con: duckdb.DuckDBPyConnection, grams: set[str], prefix: str = "") -> dict[str, BitMap]:
+    """The documents holding each gram (absent: none), in the index written with `prefix`."""
     if not grams:
         return {}
-    rows = con.execute("SELECT gram, decisions FROM grams WHERE gram IN (SELECT unnest(?))", [sorted(grams)])
+    table = quote_identifier(f"{prefix}grams")
+    rows = con.execute(f"SELECT gram, decisions FROM {table} WHERE gram IN (SELECT unnest(?))", [sorted(grams)])
     return {gram: loaded(decisions) for gram, decisions in rows.fetchall()}
 
 

@@ -11,6 +11,7 @@ from search_core.fulltext.places import NEAR_CHARS, OUTER_LAST, SHOWN_AFTER
 from search_core.kinds.case_law.language import FIELDS
 from search_core.kinds.case_law.limits import (
     DEFAULT_LIMIT,
+    MAX_CITED_ARTICLES,
     MAX_KEYWORDS,
     MAX_KEYWORDS_CHARS,
     MAX_LIMIT,
@@ -135,3 +136,13 @@ def searched_in_part(decisions: int, one: bool = False) -> str | None:
         return None
     which = "この判決は非常に長いため" if one else f"{decisions} 件は非常に長い判決のため"
     return f"{which}、語を探したのは全文の searched_until の位置までです（その先は {READ_TEXT} で読めます）。"
+
+
+# The statute operation that reads an article a decision cites (search_statutes' operationId).
+GET_ARTICLE = "getArticle"
+CITED_ARTICLES_DESCRIPTION = (
+    f"判決が法令名を付けて引用した条（同法 は直前に名を挙げた法令）。多い順に最大 {MAX_CITED_ARTICLES} 件。条文は "
+    f"{GET_ARTICLE} に law・article と、date にこの判決の判決日を渡せば、判決時に施行されていた版で読めます。note に"
+    "「改正前」とあれば判決は改正前の版を適用しています（その改正の施行日より前の日を date に渡す）。"
+    "法令名は判決の書いたとおりで、略称や旧題のこともあります"
+)

@@ -30,3 +30,5 @@ MAX_NAMED_WITHIN_FILTERS = 3
 # (scripts/bench_hostile_cases.py measures it), so no decision can exhaust a function that prepares a raw file. The
 # rest stays readable; answers showing such a decision say where searching stops.
 MAX_SEARCHED_CHARS = 2_000_000
+# The most articles a hit or a page lists of those the decision cites (the most cited first).
+MAX_CITED_ARTICLES = 10

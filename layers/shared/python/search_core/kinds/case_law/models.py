@@ -7,7 +7,9 @@ from datetime import date
 from functools import cached_property
 from typing import NamedTuple
 
+from search_core.fulltext.citations import CitedArticle, articles_cited
 from search_core.fulltext.expression import Expression
+from search_core.fulltext.normalize import normalize
 from search_core.fulltext.terms import Term
 
 
@@ -86,6 +88,13 @@ class Decision:
     facts_and_reasons: str | None
     # How many characters of the 主文 followed by 事実及び理由 are searched (store/build.searched_length); None: all.
     searched_chars: int | None = None
+    # The searched text as stored, normalised (store/build.search_text); None: normalised when asked for.
+    normalized: str | None = None
+
+    @cached_property
+    def cited_articles(self) -> list[CitedArticle]:
+        """The articles the decision cites after a law's name (fulltext/citations.py), the most cited first."""
+        return articles_cited(normalize(self.searched_text) if self.normalized is None else self.normalized)
 
     @cached_property
     def full_text(self) -> str:

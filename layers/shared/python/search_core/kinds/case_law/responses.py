@@ -8,8 +8,16 @@ from pydantic import BaseModel, Field
 from search_core.doors.envelope import absent_when_none
 from search_core.fulltext.places import NEAR_CHARS
 from search_core.fulltext.snippet import SCAN_CHARS
-from search_core.kinds.case_law.descriptions import FIND_IN_CASE, MAIN_TEXT_CUT, READ_TEXT, SEARCHED_UNTIL_DESCRIPTION
-from search_core.kinds.case_law.limits import MAX_NAMED_WITHIN_FILTERS, PAGE_CHARS, PASSAGE_BEFORE
+from search_core.kinds.case_law.descriptions import (
+    CITED_ARTICLES_DESCRIPTION,
+    FIND_IN_CASE,
+    GET_ARTICLE,
+    MAIN_TEXT_CUT,
+    READ_TEXT,
+    SEARCHED_UNTIL_DESCRIPTION,
+)
+from search_core.kinds.case_law.limits import MAX_CITED_ARTICLES, MAX_NAMED_WITHIN_FILTERS, PAGE_CHARS, PASSAGE_BEFORE
+from search_core.kinds.case_law.models import Decision
 from search_core.kinds.case_law.text.overview import OVERVIEW_CHARS
 
 
@@ -27,6 +35,20 @@ class Passage(BaseModel):
     )
     headings: list[str] = Field(description="この箇所（その最初の語）がある部分の見出し（外側から順に）")
     text: str = Field(description="語の前後の文（元の表記のまま）")
+
+
+class CitedArticleShown(BaseModel):
+    law: str = Field(description=f"法令名（判決の書いたとおり。{GET_ARTICLE} の law に渡せる）")
+    article: str = Field(description=f"条（項・号が続けばそれも。{GET_ARTICLE} の article に渡せる）")
+    note: str | None = absent_when_none("法令名と条の間の括弧書き（改正前のもの など、版についての注記）")
+    count: int = Field(description="判決の中で引用した回数")
+
+
+def cited_articles_of(decision: Decision) -> list[CitedArticleShown]:
+    return [
+        CitedArticleShown(law=cited.law, article=cited.article, note=cited.note or None, count=cited.times)
+        for cited in decision.cited_articles[:MAX_CITED_ARTICLES]
+    ]
 
 
 class CaseHit(BaseModel):
@@ -62,6 +84,7 @@ class CaseHit(BaseModel):
         f"{READ_TEXT} を offset 0 で 1 回呼べば全部読めます"
     )
     searched_until: int | None = absent_when_none(SEARCHED_UNTIL_DESCRIPTION)
+    cited_articles: list[CitedArticleShown] = Field(description=CITED_ARTICLES_DESCRIPTION)
 
 
 class TermCount(BaseModel):
@@ -111,6 +134,7 @@ class CaseTextResponse(BaseModel):
     next_offset: int | None = Field(description="続きを読むときの offset。最後まで読んだら null")
     total_chars: int
     searched_until: int | None = absent_when_none(SEARCHED_UNTIL_DESCRIPTION)
+    cited_articles: list[CitedArticleShown] = Field(description=CITED_ARTICLES_DESCRIPTION)
 
 
 class CasePassagesResponse(BaseModel):

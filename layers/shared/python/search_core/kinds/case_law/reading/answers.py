@@ -24,6 +24,7 @@ from search_core.kinds.case_law.responses import (
     DecisionWithinFilters,
     Passage,
     TermCount,
+    cited_articles_of,
 )
 from search_core.kinds.case_law.store.index import MAX_COUNTED_TERMS
 from search_core.kinds.case_law.text.courts import names_a_court
@@ -76,6 +77,7 @@ def hit(
         headings=heading_path(decision.full_text, decision.full_offset(at)),
         total_chars=len(decision.full_text),
         searched_until=decision.searched_until,
+        cited_articles=cited_articles_of(decision),
     )
     return found, in_time
 
@@ -334,4 +336,5 @@ def page(
         next_offset=next_offset,
         total_chars=len(full),
         searched_until=decision.searched_until,
+        cited_articles=cited_articles_of(decision),
     )

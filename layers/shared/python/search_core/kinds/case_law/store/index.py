@@ -275,6 +275,7 @@ class CaseIndex:
                     texts.main_text,
                     texts.facts_and_reasons,
                     searched_chars,
+                    texts.searched,
                 )
             )
         return decisions

@@ -5,7 +5,8 @@ serves from:
 
 Tables: `versions` (one row per law version: its law, effective date, number, title, and its articles' rows),
 `articles` (one row per article of each version, numbered in the order read: a version's articles are one run of
-row numbers), and the full-text index of the articles' normalised text (fulltext/index.py: `grams`, `keys`).
+row numbers), the full-text index of the articles' normalised text (fulltext/index.py: `grams`, `keys`), and one of
+their captions and titles (`heading_grams`, `heading_keys`).
 """
 
 from __future__ import annotations
@@ -34,13 +35,15 @@ FORMAT_VERSION = "1"
 STAGES = ("reading laws", "writing index grams", "saving laws")
 READING, WRITING_INDEX, SAVING = STAGES
 _BATCH = 5_000  # articles inserted per statement
+# The second index, of each article's caption and title (its heading): what a search ranks first.
+HEADINGS = "heading_"
 
 _TABLES = (
     """CREATE TABLE versions (version_num INTEGER PRIMARY KEY, law_id VARCHAR, effective DATE, amended_by VARCHAR,
     law_num VARCHAR, law_num_key VARCHAR, title VARCHAR, abbreviations VARCHAR[], law_type VARCHAR, first_row INTEGER,
     articles INTEGER)""",
     """CREATE TABLE articles (row_num INTEGER, version_num INTEGER, article_key VARCHAR, supplement VARCHAR,
-    title VARCHAR, caption VARCHAR, place VARCHAR[], paragraphs VARCHAR, searched VARCHAR)""",
+    title VARCHAR, caption VARCHAR, place VARCHAR[], paragraphs VARCHAR, heading VARCHAR, searched VARCHAR)""",
 )
 
 
@@ -65,9 +68,10 @@ def prepare(source: Path, target: Path, progress: Progress = no_progress) -> Pre
         for statement in _TABLES:
             con.execute(statement)
         reading = Reading()
-        builder = IndexBuilder()
-        versions, rows = _load(con, _versions(source, reading), builder, progress)
-        grams = builder.write(con, lambda done, total: progress(WRITING_INDEX, done, total))
+        texts, headings = IndexBuilder(), IndexBuilder()
+        versions, rows = _load(con, _versions(source, reading), (texts, headings), progress)
+        grams = texts.write(con, lambda done, total: progress(WRITING_INDEX, done, total))
+        headings.write(con, lambda done, total: None, prefix=HEADINGS)
         progress(WRITING_INDEX, grams, grams)
         progress(SAVING, 0, 1)
         con.execute("CREATE INDEX articles_by_key ON articles (version_num, article_key)")
@@ -93,7 +97,10 @@ def _versions(source: Path, reading: Reading) -> Iterator[LawVersion]:
 
 
 def _load(
-    con: duckdb.DuckDBPyConnection, versions: Iterator[LawVersion], builder: IndexBuilder, progress: Progress
+    con: duckdb.DuckDBPyConnection,
+    versions: Iterator[LawVersion],
+    builders: tuple[IndexBuilder, IndexBuilder],
+    progress: Progress,
 ) -> tuple[int, int]:
     """Every version and its articles written, their text indexed; how many versions and articles."""
     pending: list[tuple[Any, ...]] = []
@@ -110,20 +117,23 @@ def _load(
             pending.append(_article_row(row, version_num, article))
             row += 1
         if len(pending) >= _BATCH:
-            _flush(con, pending, builder)
+            _flush(con, pending, builders)
         version_num += 1
-    _flush(con, pending, builder)
+    _flush(con, pending, builders)
     progress(READING, version_num, version_num)
     return version_num, row
 
 
 def _article_row(row: int, version_num: int, article: Article) -> tuple[Any, ...]:
     paragraphs = json.dumps([asdict(paragraph) for paragraph in article.paragraphs], ensure_ascii=False)
+    heading = normalize(f"{article.caption or ''}{article.title}")
     return (row, version_num, article.key, article.supplement, article.title, article.caption, list(article.place),
-            paragraphs, normalize(article.text))  # fmt: skip
+            paragraphs, heading, normalize(article.text))  # fmt: skip
 
 
-def _flush(con: duckdb.DuckDBPyConnection, pending: list[tuple[Any, ...]], builder: IndexBuilder) -> None:
+def _flush(
+    con: duckdb.DuckDBPyConnection, pending: list[tuple[Any, ...]], builders: tuple[IndexBuilder, IndexBuilder]
+) -> None:
     if not pending:
         return
     columns = list(zip(*pending, strict=True))
@@ -131,5 +141,7 @@ def _flush(con: duckdb.DuckDBPyConnection, pending: list[tuple[Any, ...]], build
         "INSERT INTO articles SELECT " + ", ".join(f"unnest(${index})" for index in range(1, len(columns) + 1)),
         [list(column) for column in columns],
     )
-    builder.add((row[0], row[-1]) for row in pending)
+    texts, headings = builders
+    texts.add((row[0], row[-1]) for row in pending)
+    headings.add((row[0], row[-2]) for row in pending)
     pending.clear()

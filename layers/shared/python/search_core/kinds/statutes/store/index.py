@@ -21,13 +21,18 @@ from search_core.fulltext.expression import Expression
 from search_core.fulltext.grams import needed_grams
 from search_core.fulltext.index import TermIndex, gram_bitmaps
 from search_core.fulltext.normalize import normalize
+from search_core.fulltext.terms import Term
 from search_core.kinds.statutes.models import Article, Item, Paragraph
 from search_core.kinds.statutes.names import SHORT_NAMES
 from search_core.kinds.statutes.references import law_number_key
+from search_core.kinds.statutes.store.build import HEADINGS
 
-# Ranking needs every match counted: this long at most (then the ranking is among those checked, and said so).
-RANKING_SECONDS = 0.3
-_BATCH = 2_000
+# Ranking needs every match read: this long at most (then the ranking is among those checked, and said so). Measured
+# on every current law (scripts/bench_statutes.py): a word in tens of thousands of articles takes ~300 ms to rank
+# whole; a typical search's candidates are read well within this.
+RANKING_SECONDS = 0.035
+_FIRST_BATCH = 128
+_BATCH = 4_096
 _DAYS_KEPT = 64
 _ARTICLE_COLUMNS = "row_num, version_num, article_key, supplement, title, caption, place, paragraphs"
 
@@ -62,7 +67,8 @@ class StoredArticle:
 
 @dataclass(frozen=True)
 class Matches:
-    """A search's best articles (row, occurrences), how many articles match, and whether that count is exact."""
+    """A search's best articles (row, occurrences), how many articles match (of those checked, when not `exact`),
+    and whether every candidate was checked."""
 
     found: list[tuple[int, int]]
     total: int
@@ -85,7 +91,7 @@ class StatuteIndex:
             self.versions.setdefault(law_id, []).append(version)
         self.names, self._written = _names(self.versions)
         self.by_number = {version.number: version for versions in self.versions.values() for version in versions}
-        self._everyone = BitMap(range(sum(version.articles for version in self.by_number.values())))
+        self.everyone = BitMap(range(sum(version.articles for version in self.by_number.values())))
         self._in_force_rows: dict[tuple[date, tuple[str, ...] | None], BitMap] = {}
 
     def laws_named(self, name: str) -> list[str]:
@@ -139,31 +145,53 @@ class StatuteIndex:
     def search(
         self, expression: Expression, law_ids: list[str] | None, day: date, limit: int, deadline: float = math.inf
     ) -> Matches:
-        """The `limit` articles in force on `day` (of `law_ids`, else of every law) holding the expression most
-        often, and how many hold it. Raises TimeoutError past `deadline` before the first batch is checked."""
+        """The `limit` articles in force on `day` (of `law_ids`, else of every law) that best hold the expression, and
+        how many hold it. Best: more of its terms in the article's caption and title, then more occurrences in its
+        text. Candidates with the terms in their headings are checked first, then the rest, for RANKING_SECONDS at
+        most; past that the ranking is among those checked and the count a lower bound (`exact` false). Raises
+        TimeoutError once `deadline` passes before any candidate is checked."""
         candidates = self._candidates(expression) & self._in_force(day, tuple(law_ids) if law_ids else None)
+        terms = expression.positive_terms
+        in_heading = self._in_heading(terms, candidates)
+        ordered = [*sorted(in_heading, key=lambda row: (-in_heading[row], row)), *(candidates - BitMap(in_heading))]
         ranking_until = min(deadline, time.monotonic() + RANKING_SECONDS)
-        scored: list[tuple[int, int]] = []
-        exact = True
-        for batch in _batches(iter(candidates)):
-            if time.monotonic() > ranking_until:
-                if not scored and time.monotonic() > deadline:
-                    raise TimeoutError("statute search ran past its deadline")
-                exact = False
-                break
-            for row, text in sorted(self.searched_texts(batch).items()):
+        scored: list[tuple[int, int, int]] = []
+        checked = 0
+        for batch in _batches(iter(ordered)):
+            texts = self.searched_texts(batch)
+            for row in batch:
+                if time.monotonic() > ranking_until:
+                    if not checked and time.monotonic() > deadline:
+                        raise TimeoutError("statute search ran past its deadline")
+                    return _best(scored, limit, exact=False)
+                checked += 1
+                text = texts.get(row, "")
                 if expression.holds_in(text, None, None):
-                    scored.append((row, sum(term.count_in(text) for term in expression.positive_terms)))
-        best = heapq.nsmallest(limit, scored, key=lambda found: (-found[1], found[0]))
-        return Matches(best, len(scored), exact)
+                    scored.append((in_heading.get(row, 0), sum(term.count_in(text) for term in terms), row))
+        return _best(scored, limit, exact=True)
+
+    def _in_heading(self, terms: tuple[Term, ...], candidates: BitMap) -> dict[int, int]:
+        """The candidates whose caption and title hold one of the terms or more, with how many they hold: found by
+        the index of headings, then read."""
+        pieces = [piece for term in terms for piece in term.pieces]
+        index = TermIndex(self.con, self.everyone, gram_bitmaps(self.con, needed_grams(pieces), HEADINGS), HEADINGS)
+        holding = {term: term.candidates(index) & candidates for term in terms}
+        rows = BitMap.union(BitMap(), *holding.values())
+        if not rows:
+            return {}
+        headings = dict(
+            self.con.execute("SELECT row_num, heading FROM articles WHERE row_num = ANY(?)", [list(rows)]).fetchall()
+        )
+        found = {row: sum(row in holding[term] and term.holds(headings[row]) for term in terms) for row in rows}
+        return {row: count for row, count in found.items() if count}
 
     def close(self) -> None:
         self.con.close()
 
     def _candidates(self, expression: Expression) -> BitMap:
         pieces = [piece for term in expression.positive_terms for piece in term.pieces]
-        index = TermIndex(self.con, self._everyone, gram_bitmaps(self.con, needed_grams(pieces)))
-        candidates = self._everyone
+        index = TermIndex(self.con, self.everyone, gram_bitmaps(self.con, needed_grams(pieces)))
+        candidates = self.everyone
         for clause in expression.clauses:
             either = BitMap()
             for term in clause:
@@ -237,6 +265,14 @@ def _paragraph(stored: dict[str, Any]) -> Paragraph:
     return Paragraph(stored["number"], stored["label"], stored["text"], items)
 
 
+def _best(scored: list[tuple[int, int, int]], limit: int, exact: bool) -> Matches:
+    best = heapq.nsmallest(limit, scored, key=lambda found: (-found[0], -found[1], found[2]))
+    return Matches([(row, count) for _, count, row in best], len(scored), exact)
+
+
 def _batches(rows: Iterator[int]) -> Iterator[list[int]]:
-    while batch := list(islice(rows, _BATCH)):
+    """Growing batches: a few candidates are read at once, many in fewer statements."""
+    size = _FIRST_BATCH
+    while batch := list(islice(rows, size)):
         yield batch
+        size = min(size * 4, _BATCH)
