@@ -74,6 +74,7 @@ bench: setup
 	$(PY) scripts/bench_layer.py
 	$(PY) scripts/bench_cases.py > build/bench/cases.md
 	$(PY) scripts/bench_hostile_cases.py > build/bench/hostile.md
+	$(PY) scripts/bench_statutes.py > build/bench/statutes.md
 	$(PY) scripts/bench_doors.py > build/bench/doors.md
 	$(PY) scripts/bench_compare.py
 	$(PY) scripts/bench_report.py
@@ -99,8 +100,8 @@ $(SAM):
 
 # Validate, prepare and upload every dataset of the catalogue under the keys template.yaml expects.
 upload-data: setup
-	@test -n "$(BUCKET)" || (echo "usage: make upload-data BUCKET=<bucket> [CASES=cases.db] [SOURCES='name=file.csv ...']"; exit 2)
-	$(PY) scripts/upload_data.py --bucket "$(BUCKET)" $(if $(CASES),--source cases="$(CASES)") $(foreach s,$(SOURCES),--source "$(s)")
+	@test -n "$(BUCKET)" || (echo "usage: make upload-data BUCKET=<bucket> [CASES=cases.db] [STATUTES=laws.zip] [SOURCES='name=file.csv ...']"; exit 2)
+	$(PY) scripts/upload_data.py --bucket "$(BUCKET)" $(if $(CASES),--source cases="$(CASES)") $(if $(STATUTES),--source statutes="$(STATUTES)") $(foreach s,$(SOURCES),--source "$(s)")
 
 clean:
 	rm -rf $(VENV) $(SAM_VENV) .aws-sam .pytest_cache .mypy_cache .ruff_cache .hypothesis build

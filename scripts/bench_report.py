@@ -1,5 +1,5 @@
-"""make bench, last step: turn build/bench/{sql.json,layer.json,cases.md,hostile.md,doors.md} into BENCHMARKS.md and
-its chart.
+"""make bench, last step: turn build/bench/{sql.json,layer.json,cases.md,hostile.md,statutes.md,doors.md} into
+BENCHMARKS.md and its chart.
 
     .venv/bin/python scripts/bench_report.py
 
@@ -365,6 +365,7 @@ def report(
     compared: dict[str, Any] | None = None,
     doors: str | None = None,
     hostile: str | None = None,
+    statutes: str | None = None,
 ) -> str:
     runs, machine = sql["runs"], sql["machine"]
     datasets = sorted({run["dataset"] for run in runs})
@@ -472,6 +473,8 @@ def report(
         lines += ["", "## Case-law search", "", "`scripts/bench_cases.py`: " + cases.strip().removeprefix("# ")]
     if hostile:
         lines += ["", "### Case law on hostile data", "", "`scripts/bench_hostile_cases.py`: " + hostile.strip()]
+    if statutes:
+        lines += ["", "## Statutes", "", "`scripts/bench_statutes.py`: " + statutes.strip().removeprefix("# ")]
     if doors:
         lines += ["", "## " + doors.strip().removeprefix("# ")]
     return "\n".join(lines) + "\n"
@@ -492,8 +495,9 @@ def main() -> None:
     cases, doors = read_text(BUILD / "cases.md"), read_text(BUILD / "doors.md")
     chart(sql["runs"], CHART)
     compared = read_json(BUILD / "compare.json")
-    hostile = read_text(BUILD / "hostile.md")
-    REPORT.write_text(report(sql, read_json(BUILD / "layer.json"), cases, compared, doors, hostile), encoding="utf-8")
+    hostile, statutes = read_text(BUILD / "hostile.md"), read_text(BUILD / "statutes.md")
+    layer = read_json(BUILD / "layer.json")
+    REPORT.write_text(report(sql, layer, cases, compared, doors, hostile, statutes), encoding="utf-8")
     print(f"wrote {REPORT.relative_to(ROOT)} and {CHART.relative_to(ROOT)}")
 
 

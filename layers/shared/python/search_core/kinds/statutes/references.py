@@ -16,6 +16,7 @@ ArticleRef(article='27_5', paragraph=1, item='2', supplement=None)
 from __future__ import annotations
 
 import re
+import unicodedata
 from dataclasses import dataclass
 
 from search_core.fulltext.normalize import normalize
@@ -49,7 +50,7 @@ class ArticleRef:
     @classmethod
     def read(cls, written: str) -> ArticleRef | None:
         """The article `written` names, or None if it names none."""
-        text = re.sub(r"\s+", "", normalize(written)).replace("附則第", "附則")
+        text = compact(written).replace("附則第", "附則")
         if text.isdigit():
             return cls(text)
         if text == "本則":
@@ -117,6 +118,15 @@ def kanji_numeral(number: int) -> str:
     return written + (digits[number] if number else "") or digits[0]
 
 
+def compact(written: str) -> str:
+    """`written` normalised, without spaces and invisible format characters (a zero-width space, a direction mark).
+
+    >>> compact("\u200b第 七百九条\u200e")
+    '第709条'
+    """
+    return "".join(char for char in normalize(written) if not char.isspace() and unicodedata.category(char) != "Cf")
+
+
 def law_number_key(written: str) -> str | None:
     """A law number in one writing whatever its numerals, width and promulgation day (平成13年法律第137号), or None
     if `written` is not wholly one.
@@ -124,8 +134,7 @@ def law_number_key(written: str) -> str | None:
     >>> law_number_key("昭和二十一年憲法"), law_number_key("民法")
     ('昭和21年憲法', None)
     """
-    text = re.sub(r"\s+", "", normalize(written))
-    found = _LAW_NUMBER.fullmatch(text)
+    found = _LAW_NUMBER.fullmatch(compact(written))
     if found is None:
         return None
     year = "1" if found["year"] == "元" else found["year"]

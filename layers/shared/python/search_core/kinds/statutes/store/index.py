@@ -20,11 +20,10 @@ from pyroaring import BitMap
 from search_core.fulltext.expression import Expression
 from search_core.fulltext.grams import needed_grams
 from search_core.fulltext.index import TermIndex, gram_bitmaps
-from search_core.fulltext.normalize import normalize
 from search_core.fulltext.terms import Term
 from search_core.kinds.statutes.models import Article, Item, Paragraph
 from search_core.kinds.statutes.names import SHORT_NAMES
-from search_core.kinds.statutes.references import law_number_key
+from search_core.kinds.statutes.references import compact, law_number_key
 from search_core.kinds.statutes.store.build import HEADINGS
 
 # Ranking needs every match read: this long at most (then the ranking is among those checked, and said so). Measured
@@ -221,7 +220,7 @@ def name_key(name: str) -> str:
     >>> name_key("ＰＬ法"), name_key("平成十三年法律第百三十七号"), name_key("民 法")
     ('pl法', '平成13年法律第137号', '民法')
     """
-    text = re.sub(r"[\s()「」『』]", "", normalize(name))
+    text = re.sub("[()「」『』]", "", compact(name))
     return law_number_key(text) or text
 
 
