@@ -75,6 +75,7 @@ def prepare(source: Path, target: Path, progress: Progress = no_progress) -> Pre
         progress(WRITING_INDEX, grams, grams)
         progress(SAVING, 0, 1)
         con.execute("CREATE INDEX articles_by_key ON articles (version_num, article_key)")
+        con.execute("CREATE INDEX articles_by_row ON articles (row_num)")
         laws = con.execute("SELECT count(DISTINCT law_id) FROM versions").fetchall()[0][0]
         con.execute("CREATE TABLE meta AS SELECT ? AS format_version", [FORMAT_VERSION])
         con.execute("CHECKPOINT")
