@@ -102,10 +102,11 @@ def test_a_restored_function_is_as_good_as_a_fresh_one(
     assert count_events(function) == 3  # checked again at once, though the refresh interval is an hour
 
 
-def test_the_case_law_function_is_warmed_with_its_database_open(
-    hooks: tuple[list[Any], list[Any]], load_function: Callable[..., ModuleType]
+@pytest.mark.parametrize("name", ["search_cases", "search_statutes"])
+def test_the_full_text_functions_are_warmed_with_their_database_open(
+    hooks: tuple[list[Any], list[Any]], load_function: Callable[..., ModuleType], name: str
 ) -> None:
-    function = load_function("search_cases", AWS_LAMBDA_INITIALIZATION_TYPE="snap-start")
+    function = load_function(name, AWS_LAMBDA_INITIALIZATION_TYPE="snap-start")
     before, after = hooks
     assert function.function.service._data.served() is None
     run_before_snapshot(before)

@@ -119,6 +119,16 @@ def test_operations_fit_bedrock_tool_rules(payloads: dict[str, dict[str, Any]], 
         assert TOOL_NAME.match(f"{method}__{name}__{operation['operationId']}")
 
 
+def test_the_classic_agents_apis_stay_within_the_stricter_reading_of_its_quota(
+    payloads: dict[str, dict[str, Any]],
+) -> None:
+    """AWS's quotas page names "APIs per Agent"; a deployment's notes give 11 by default (docs/deployment.md, "Not
+    verified without an account"). Counted over the whole agent, not per action group, a first deploy passes
+    whichever it means."""
+    operations = [op for payload in payloads.values() for item in payload["paths"].values() for op in item.values()]
+    assert len(operations) <= 11
+
+
 @pytest.mark.parametrize("name", ACTION_GROUPS)
 def test_no_construct_outside_bedrocks_subset(payloads: dict[str, dict[str, Any]], name: str) -> None:
     text = json.dumps(payloads[name])
@@ -297,6 +307,7 @@ def test_the_instruction_names_every_action_group_and_every_case_law_tool(templa
     assert instruction == instruction_of(ACTION_GROUPS.values())
     assert all(name in instruction for name in ACTION_GROUPS)
     assert all(operation in instruction for operation in ("searchCases", "findInCase", "readCaseText"))
+    assert all(operation in instruction for operation in ("getArticle", "searchStatutes", "lawContents"))
     assert "コンシェルジュ" in instruction and "法律調査" in instruction
     # Bedrock's own API model bounds the instruction (CreateAgent's Instruction shape).
     shape = botocore.session.get_session().get_service_model("bedrock-agent").shape_for("Instruction")
