@@ -12,7 +12,7 @@ import pytest
 from tooling.local import DATA_DIR
 
 from search_core.engine.budget import BUDGET_BYTES, embedded_bytes
-from search_core.errors import NotFound, UnreadableReference
+from search_core.errors import DataUnavailable, NotFound, UnreadableReference
 from search_core.fulltext.expression import parse
 from search_core.kinds.statutes.service import StatuteSearch
 from search_core.settings import Settings
@@ -179,3 +179,15 @@ def test_a_long_article_is_cut_to_the_budget_and_says_so(tmp_path: Path) -> None
     assert not answer.complete and "省き" in answer.message
     assert embedded_bytes(answer.model_dump()) <= BUDGET_BYTES
     search.close()
+
+
+def test_law_xml_too_large_to_prepare_in_the_function_is_refused_before_it_is_read(tmp_path: Path) -> None:
+    """Given a zip whose XML, by its listing, would take more memory to prepare than a 128 MB function has."""
+    source = tmp_path / "laws.zip"
+    with zipfile.ZipFile(source, "w", zipfile.ZIP_DEFLATED) as archive:
+        archive.writestr(f"{FOLDER}/{FOLDER}.xml", law("<MainProvision>" + " " * 40_000_000 + "</MainProvision>"))
+    settings = Settings(dataset_uris={"statutes": str(source)}, cache_dir=tmp_path / "cache", memory_mb=128)
+    search = StatuteSearch(settings)
+    with pytest.raises(DataUnavailable, match="make upload-data"):
+        search.article("試験法", "1条", BUDGET_BYTES)
+    assert not list((tmp_path / "cache").rglob("*.duckdb"))

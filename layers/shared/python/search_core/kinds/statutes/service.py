@@ -101,7 +101,7 @@ class StatuteSearch:
         return bounded(index.con, self.limits.interrupt_seconds, self.limits.timeout_message)
 
     def _open(self, local: LocalCopy) -> StatuteIndex:
-        return open_statutes(local, self.limits, self.settings.cache_dir / "statutes-prepared")
+        return open_statutes(local, self.limits, self.settings.cache_dir / "statutes-prepared", self.settings.memory_mb)
 
 
 def _expression(keywords: str) -> Expression:

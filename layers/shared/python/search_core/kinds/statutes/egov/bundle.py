@@ -50,6 +50,29 @@ def law_files(path: Path, reading: Reading) -> Iterator[tuple[str, bytes]]:
         )
 
 
+def law_xml_bytes(path: Path) -> int:
+    """How many bytes of law XML the zip or directory at `path` holds, as its listing says (nothing is read)."""
+    if path.is_dir():
+        return sum(
+            xml.stat().st_size
+            for folder in path.iterdir()
+            if FOLDER.fullmatch(folder.name) and not folder.is_symlink()
+            for xml in [folder / f"{folder.name}.xml"]
+            if xml.is_file() and not xml.is_symlink()
+        )
+    if zipfile.is_zipfile(path):
+        with zipfile.ZipFile(path) as archive:
+            return sum(entry.file_size for entry in archive.infolist() if _listed_law(entry.filename))
+    return 0
+
+
+def _listed_law(name: str) -> bool:
+    try:
+        return _law_folder(name) is not None
+    except LawXmlError:
+        return False
+
+
 def _from_directory(root: Path, reading: Reading) -> Iterator[tuple[str, bytes]]:
     for folder in sorted(root.iterdir()):
         if folder.is_symlink() or not folder.is_dir() or not FOLDER.fullmatch(folder.name):

@@ -10,6 +10,7 @@ import duckdb
 from search_core.engine.limits import QueryLimits
 from search_core.engine.sandbox import open_sandbox
 from search_core.errors import DataUnavailable
+from search_core.kinds.statutes.egov.bundle import law_xml_bytes
 from search_core.kinds.statutes.egov.law_xml import LawXmlError
 from search_core.kinds.statutes.store.build import FORMAT_VERSION, prepare
 from search_core.kinds.statutes.store.index import StatuteIndex
@@ -18,13 +19,17 @@ from search_core.scrub import scrub_paths
 from search_core.storage.cache import LocalCopy
 
 FILE_NAME = "statutes"
+# Preparing takes about this many bytes of memory per byte of law XML: every current law, 714 MB of XML, peaked at
+# 2.4 GB (scripts/bench_statutes.py), with room to spare.
+PREPARING_MEMORY_PER_XML = 4
 _DUCKDB_MAGIC = b"DUCK"
 
 
-def open_statutes(local: LocalCopy, limits: QueryLimits, work_dir: Path) -> StatuteIndex:
-    """A locked, read-only index on `local`; a zip or a folder of law XML is prepared into work_dir first."""
+def open_statutes(local: LocalCopy, limits: QueryLimits, work_dir: Path, memory_mb: int) -> StatuteIndex:
+    """A locked, read-only index on `local`; a zip or a folder of law XML is prepared into work_dir first, if a
+    function of `memory_mb` can."""
     try:
-        database = local.path if _is_duckdb(local.path) else _prepared(local, work_dir)
+        database = local.path if _is_duckdb(local.path) else _prepared(local, work_dir, memory_mb)
         con = open_sandbox(limits, work_dir, database=database)
         _check_format(con)
         return StatuteIndex(con)
@@ -44,10 +49,17 @@ def _is_duckdb(path: Path) -> bool:
         return head.read(16)[8:12] == _DUCKDB_MAGIC
 
 
-def _prepared(local: LocalCopy, work_dir: Path) -> Path:
-    """Prepare law XML once per version of it and of the format."""
+def _prepared(local: LocalCopy, work_dir: Path, memory_mb: int) -> Path:
+    """Prepare law XML once per version of it and of the format; refused, before anything is read, when it would
+    take more memory than the function has."""
     target = local.derived_file(work_dir, f"statutes-v{FORMAT_VERSION}")
     if not target.exists():
+        xml_mb = law_xml_bytes(local.path) / 1024**2
+        if xml_mb * PREPARING_MEMORY_PER_XML > memory_mb:
+            raise DataUnavailable(
+                f"法令データ「{FILE_NAME}」は関数の中で準備するには大きすぎます（法令 XML {xml_mb:,.0f} MB、"
+                f"関数のメモリ {memory_mb:,} MB）。make upload-data で準備済みファイルを作って置いてください。"
+            )
         work_dir.mkdir(parents=True, exist_ok=True)
         for stale in work_dir.glob("statutes-*.duckdb"):
             stale.unlink(missing_ok=True)
