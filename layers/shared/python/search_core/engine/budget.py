@@ -50,9 +50,8 @@ def fit_rows(
         lambda length: embedded_bytes(make_body(_clip_rows(rows, length))) <= budget,
     )
     clipped = _clip_rows(rows, fitting)
-    while clipped and embedded_bytes(make_body(clipped)) > budget:
-        clipped = clipped[:-1]
-    return clipped, True
+    kept = largest(0, len(clipped), lambda count: embedded_bytes(make_body(clipped[:count])) <= budget)
+    return clipped[:kept], True
 
 
 def largest(low: int, high: int, fits: Callable[[int], bool]) -> int:

@@ -54,7 +54,7 @@ def article_answer(
     article: Article,
     ref: ArticleRef,
     day: date,
-    versions: list[VersionShown],
+    versions: tuple[list[VersionShown], int],
     others: list[str],
 ) -> ArticleAnswer:
     current = index.current(law_id, jst_today())
@@ -65,9 +65,12 @@ def article_answer(
         notes.append(f"この日の題名は「{version.title}」、現在の題名は「{current.title}」です。")
     if others:
         notes.append(f"同じ番号の条は改正法の附則にもあります（article: {'、'.join(others)}）。")
-    changed = [v.effective for v in versions if v.same_text is False]
+    shown, held = versions
+    changed = [v.effective for v in shown if v.same_text is False]
     if changed:
         notes.append(f"文言が異なる版: {'、'.join(changed)} 施行。")
+    if held > len(shown):
+        notes.append(f"データにはこの法令の版が {held:,} あり、versions はこの条が変わった版のうち近いものです。")
     return ArticleAnswer(
         law=current.title,
         law_num=current.law_num,
@@ -81,7 +84,7 @@ def article_answer(
         paragraphs=paragraphs,
         complete=True,
         version=version_shown(version),
-        versions=versions,
+        versions=shown,
         cited_by_keywords=cited_by_keywords(index, law_id, article, ref),
         message=" ".join(notes),
     )
@@ -111,16 +114,34 @@ def cited_by_keywords(index: StatuteIndex, law_id: str, article: Article, ref: A
 
 
 def fitted_article(answer: ArticleAnswer, budget: int) -> ArticleAnswer:
-    """The answer within `budget`: its longest paragraphs cut (marked), then its last ones left out, and said so."""
+    """The answer within `budget`: the longest paragraph and item texts cut (marked), then the last paragraphs and
+    items left out, and said so. Paragraphs and items are cut as one list, so a paragraph of a thousand items keeps
+    its first ones."""
     if embedded_bytes(answer.model_dump()) <= budget:
         return answer
     cut = answer.model_copy(update={"complete": False, "message": answer.message + _ARTICLE_CUT})
-    rows, _ = fit_rows(
-        [paragraph.model_dump() for paragraph in answer.paragraphs],
-        lambda shown: cut.model_dump() | {"paragraphs": shown},
-        budget,
-    )
-    return cut.model_copy(update={"paragraphs": [ParagraphText.model_validate(row) for row in rows]})
+    units = [unit for paragraph in answer.paragraphs for unit in _units(paragraph)]
+    kept, _ = fit_rows(units, lambda shown: cut.model_dump() | {"paragraphs": _regrouped(shown)}, budget)
+    paragraphs = [ParagraphText.model_validate(paragraph) for paragraph in _regrouped(kept)]
+    return cut.model_copy(update={"paragraphs": paragraphs})
+
+
+def _units(paragraph: ParagraphText) -> list[dict[str, Any]]:
+    """A paragraph as the units it is cut by: its own text, then each item."""
+    head = {"number": paragraph.number, "label": paragraph.label, "text": paragraph.text}
+    return [head, *({"paragraph": paragraph.number} | item.model_dump() for item in paragraph.items)]
+
+
+def _regrouped(units: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The units as paragraphs again, each with the items kept after it."""
+    paragraphs: list[dict[str, Any]] = []
+    for unit in units:
+        if "paragraph" in unit:
+            item = {key: value for key, value in unit.items() if key != "paragraph"}
+            paragraphs[-1]["items"].append(item)
+        else:
+            paragraphs.append(unit | {"items": []})
+    return paragraphs
 
 
 def hit(index: StatuteIndex, stored: StoredArticle, count: int, expression: Expression) -> StatuteHit:
@@ -163,7 +184,7 @@ def _search_body(rows: list[dict[str, Any]], found: Matches, day: date, message:
         date=day.isoformat(),
         total=found.total,
         total_exact=found.exact,
-        more=found.total > len(rows),
+        more=found.total > len(rows) or not found.exact,
         hits=[StatuteHit.model_validate(row) for row in rows],
         message=message,
     )

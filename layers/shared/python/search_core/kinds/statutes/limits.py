@@ -20,3 +20,5 @@ MAX_XML_BYTES = 100 * 1024 * 1024
 MAX_TOTAL_XML_BYTES = 8 * 1024**3
 # The most entries a zip may list (e-Gov's bulk download: ~9,000 folders, their XML and figures).
 MAX_ZIP_ENTRIES = 500_000
+# The most versions an article's answer lists: the chosen one and, nearest it, those where the article changes.
+MAX_VERSIONS_SHOWN = 12

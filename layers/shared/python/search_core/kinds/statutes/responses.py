@@ -46,7 +46,10 @@ class ArticleAnswer(LawShown):
     paragraphs: list[ParagraphText]
     complete: bool = Field(description="求めた範囲の全文を返したか（false なら応答サイズに収まらず、項を指定して読む）")
     version: VersionShown = Field(description="条文を取った版")
-    versions: list[VersionShown] = Field(description="データにあるこの法令のすべての版（施行日の順）")
+    versions: list[VersionShown] = Field(
+        description="データにあるこの法令の版のうち、返した版と、この条が現れ・変わり・なくなった版（施行日の順。"
+        "多ければ返した版に近いもの。message が版の総数を言う）"
+    )
     cited_by_keywords: str = Field(description=CITED_BY_DESCRIPTION)
     message: str
 
@@ -64,9 +67,9 @@ class StatuteHit(BaseModel):
 
 class StatuteSearchAnswer(BaseModel):
     date: str = Field(description="検索した版の日（YYYY-MM-DD）")
-    total: int
-    total_exact: bool
-    more: bool
+    total: int = Field(description="語を含む条の数（total_exact が false なら、時間内に確かめた中での数）")
+    total_exact: bool = Field(description="total がすべての候補を確かめた正確な数なら true")
+    more: bool = Field(description="返した条のほかにも該当する（total_exact が false なら、するかもしれない）なら true")
     hits: list[StatuteHit]
     message: str
 

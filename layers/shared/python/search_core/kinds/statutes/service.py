@@ -3,7 +3,6 @@ each request checked, its law and version found, and run under the deadline (ans
 
 from __future__ import annotations
 
-import hashlib
 from contextlib import AbstractContextManager
 from datetime import date
 
@@ -22,7 +21,7 @@ from search_core.kinds.statutes.answers import (
     search_answer,
     version_shown,
 )
-from search_core.kinds.statutes.limits import DEFAULT_LIMIT, MAX_KEYWORDS, MAX_LIMIT, NEAREST_NAMES
+from search_core.kinds.statutes.limits import DEFAULT_LIMIT, MAX_KEYWORDS, MAX_LIMIT, MAX_VERSIONS_SHOWN, NEAREST_NAMES
 from search_core.kinds.statutes.models import Article
 from search_core.kinds.statutes.references import ACCEPTED_WRITINGS, ArticleRef, law_number_key
 from search_core.kinds.statutes.responses import ArticleAnswer, ContentsAnswer, StatuteSearchAnswer, VersionShown
@@ -57,8 +56,8 @@ class StatuteSearch:
             law_id = _law(index, law)
             version = _version(index, law_id, asked_day)
             chosen, others = _article(index, version, ref, law)
-            versions = _versions_with(index, law_id, chosen)
-        answer = article_answer(index, law_id, version, chosen.article, ref, asked_day, versions, others)
+            versions, held = _versions_with(index, law_id, chosen)
+        answer = article_answer(index, law_id, version, chosen.article, ref, asked_day, (versions, held), others)
         metrics.add_metric(name="ArticlesReturned", unit="Count", value=1)
         return fitted_article(answer, budget)
 
@@ -198,21 +197,21 @@ def _check_parts(article: Article, ref: ArticleRef) -> None:
         )
 
 
-def _versions_with(index: StatuteIndex, law_id: str, chosen: StoredArticle) -> list[VersionShown]:
-    """Every version of the law, each saying whether it has the article and whether its text is the same."""
-    texts = index.searched_texts([chosen.row])
-    mine = _digest(texts.get(chosen.row, ""))
-    shown = []
-    for version in index.versions[law_id]:
-        same = [
-            s for s in index.articles(version, chosen.article.key) if s.article.supplement == chosen.article.supplement
-        ]
-        differs = None
-        if same:
-            differs = _digest(index.searched_texts([same[0].row]).get(same[0].row, "")) == mine
-        shown.append(version_shown(version, bool(same), differs))
-    return shown
-
-
-def _digest(text: str) -> str:
-    return hashlib.sha256(text.encode()).hexdigest()
+def _versions_with(index: StatuteIndex, law_id: str, chosen: StoredArticle) -> tuple[list[VersionShown], int]:
+    """The law's versions that matter for the article, each saying whether it has the article and whether its
+    wording is the chosen one's (as written: 三十日 and 30日 differ): the chosen version and each where the article
+    first appears, changes or goes, the nearest MAX_VERSIONS_SHOWN of them; and how many versions the data holds."""
+    versions = index.versions[law_id]
+    wordings = index.wordings([v.number for v in versions], chosen.article.key, chosen.article.supplement)
+    mine = wordings.get(chosen.version)
+    shown: list[tuple[int, VersionShown]] = []
+    previous: object = object()
+    for position, version in enumerate(versions):
+        wording = wordings.get(version.number)
+        if wording != previous or version.number == chosen.version:
+            same = None if wording is None else wording == mine
+            shown.append((position, version_shown(version, wording is not None, same)))
+        previous = wording
+    at = next(position for position, version in enumerate(versions) if version.number == chosen.version)
+    nearest = sorted(shown, key=lambda item: abs(item[0] - at))[:MAX_VERSIONS_SHOWN]
+    return [entry for _, entry in sorted(nearest, key=lambda item: item[0])], len(versions)

@@ -126,6 +126,17 @@ class StatuteIndex:
         ).fetchall()
         return [_stored(row) for row in rows]
 
+    def wordings(self, versions: list[int], key: str, supplement: str | None) -> dict[int, str]:
+        """The article keyed `key` in the 附則 `supplement` (None: the main provision) of each of `versions` that has
+        it, as written (caption, title, paragraphs), by version: one statement for every version of a law."""
+        placeholders = ", ".join("?" * len(versions))
+        rows = self.con.execute(
+            f"""SELECT version_num, concat_ws(chr(10), caption, title, paragraphs) FROM articles
+            WHERE article_key = ? AND supplement IS NOT DISTINCT FROM ? AND version_num IN ({placeholders})""",
+            [key, supplement, *versions],
+        ).fetchall()
+        return dict(rows)
+
     def searched_texts(self, rows: list[int]) -> dict[int, str]:
         return dict(self._by_rows("row_num, searched", rows))
 
@@ -156,29 +167,27 @@ class StatuteIndex:
     ) -> Matches:
         """The `limit` articles in force on `day` (of `law_ids`, else of every law) that best hold the expression, and
         how many hold it. Best: more of its terms in the article's caption and title, then more occurrences in its
-        text. Candidates with the terms in their headings are checked first, then the rest, for RANKING_SECONDS at
-        most; past that the ranking is among those checked and the count a lower bound (`exact` false). Raises
-        TimeoutError once `deadline` passes before any candidate is checked."""
+        text. Candidates with the terms in their headings are read first, then the rest: until `limit` are found
+        (by `deadline`: past it with none found, TimeoutError; with some, those), then for RANKING_SECONDS more at
+        most; past that the ranking is among those read and the count a lower bound (`exact` false)."""
         candidates = self._candidates(expression) & self._in_force(day, tuple(law_ids) if law_ids else None)
         terms = expression.positive_terms
         in_heading = self._in_heading(terms, candidates)
         ordered = [*sorted(in_heading, key=lambda row: (-in_heading[row], row)), *(candidates - BitMap(in_heading))]
-        ranking_until = min(deadline, time.monotonic() + RANKING_SECONDS)
         scored: list[tuple[int, int, int]] = []
-        checked = 0
+        until = deadline  # until `limit` are found; then the ranking's budget
         for batch in _batches(iter(ordered)):
-            if time.monotonic() > ranking_until and checked:
-                return _best(scored, limit, exact=False)
             texts = self.searched_texts(batch)
             for row in batch:
-                if time.monotonic() > ranking_until:
-                    if not checked and time.monotonic() > deadline:
+                if time.monotonic() > until:
+                    if not scored:
                         raise TimeoutError("statute search ran past its deadline")
                     return _best(scored, limit, exact=False)
-                checked += 1
                 text = texts.get(row, "")
                 if expression.holds_in(text, None, None):
                     scored.append((in_heading.get(row, 0), sum(term.count_in(text) for term in terms), row))
+                    if len(scored) == limit:
+                        until = min(deadline, time.monotonic() + RANKING_SECONDS)
         return _best(scored, limit, exact=True)
 
     def _in_heading(self, terms: tuple[Term, ...], candidates: BitMap) -> dict[int, int]:
