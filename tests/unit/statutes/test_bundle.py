@@ -89,3 +89,14 @@ def test_a_file_that_is_neither_zip_nor_directory_is_refused(tmp_path: Path) -> 
     (tmp_path / "laws.tar").write_bytes(b"not a zip")
     with pytest.raises(LawXmlError, match="zip かフォルダ"):
         list(law_files(tmp_path / "laws.tar", Reading()))
+
+
+def test_a_damaged_entry_is_an_error_naming_it(tmp_path: Path) -> None:
+    """Given a zip whose deflate stream is damaged after its header was written."""
+    source = zipped(tmp_path / "damaged.zip", {f"{FOLDER}/{FOLDER}.xml": XML * 50})
+    data = bytearray(source.read_bytes())
+    start = data.index(b"PK\x03\x04") + 30 + len(f"{FOLDER}/{FOLDER}.xml")
+    data[start + 5 : start + 40] = b"\xff" * 35
+    source.write_bytes(bytes(data))
+    with pytest.raises(LawXmlError, match=f"zip の「{FOLDER}/{FOLDER}.xml」を展開できません"):
+        list(law_files(source, Reading()))

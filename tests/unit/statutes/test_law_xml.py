@@ -142,3 +142,24 @@ def test_a_range_of_deleted_articles_is_each_of_its_articles() -> None:
     articles = read_law(law(f"<MainProvision>{deleted}{article('10', '第十条')}</MainProvision>"), FOLDER).articles
     assert [(a.key, a.title) for a in articles][:3] == [(str(n), "第七条から第九条まで") for n in (7, 8, 9)]
     assert articles[1].paragraphs[0].text == "削除"
+
+
+@pytest.mark.parametrize("encoding", ["ISO-8859-1", "Shift_JIS", "EUC-JP", "US-ASCII"])
+def test_a_law_declared_in_another_encoding_than_utf8_is_refused(encoding: str) -> None:
+    xml = law("<MainProvision/>").replace(b'encoding="UTF-8"', f'encoding="{encoding}"'.encode())
+    with pytest.raises(LawXmlError, match=f"文字コード「{encoding}」"):
+        read_law(xml, FOLDER)
+
+
+def test_a_range_with_a_long_text_is_one_article_not_a_thousand_copies() -> None:
+    long_range = (
+        '<Article Num="1:1000"><ArticleTitle>第一条から第千条まで</ArticleTitle><Paragraph Num="1"><ParagraphNum/>'
+        f"<ParagraphSentence><Sentence>{'長' * 5_000}</Sentence></ParagraphSentence></Paragraph></Article>"
+    )
+    articles = read_law(law(f"<MainProvision>{long_range}</MainProvision>"), FOLDER).articles
+    assert [a.key for a in articles] == ["1:1000"]
+
+
+def test_abbreviations_are_as_many_and_as_long_as_real_ones() -> None:
+    many = ",".join(f"略{n}" for n in range(1_000)) + "," + "長" * 500
+    assert len(read_law(law("<MainProvision/>", abbrev=many), FOLDER).abbreviations) == 10

@@ -73,3 +73,7 @@ def test_a_law_number_has_one_key_in_any_writing(written: str, key: str) -> None
 @pytest.mark.parametrize("written", ["民法", "平成13年", "法律第137号"])
 def test_what_is_not_a_law_number_has_no_key(written: str) -> None:
     assert law_number_key(written) is None
+
+
+def test_a_paragraph_numbered_past_ten_thousand_is_named_as_written() -> None:
+    assert ArticleRef("1", 12_345).written("第一条") == "第一条第12345項"

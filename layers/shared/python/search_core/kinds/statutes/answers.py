@@ -3,6 +3,7 @@ decisions citing it, a search's hits, a table of contents; each fitted to the bu
 
 from __future__ import annotations
 
+import re
 from datetime import date
 from typing import Any
 
@@ -14,7 +15,7 @@ from search_core.fulltext.snippet import snippet
 from search_core.kinds.statutes.descriptions import GET_ARTICLE
 from search_core.kinds.statutes.limits import MAX_CITING_NAMES
 from search_core.kinds.statutes.models import Article, Paragraph
-from search_core.kinds.statutes.references import ArticleRef
+from search_core.kinds.statutes.references import ArticleRef, law_number_key
 from search_core.kinds.statutes.responses import (
     ArticleAnswer,
     ContentsAnswer,
@@ -27,6 +28,15 @@ from search_core.kinds.statutes.responses import (
 )
 from search_core.kinds.statutes.store.index import Matches, StatuteIndex, StoredArticle, Version
 
+# A law's name that is one term of the search language as it is (no space, quote, operator or bracket).
+_PLAIN_NAME = re.compile('[^\\s"“”|｜()（）\\-−‐]{1,60}')
+_CONTENTS_SHALLOWER = "応答サイズに収めるため、深さ {depth} までの見出しを示します（より深い見出しは省略）。"
+_CONTENTS_CUT = (
+    "応答サイズに収めるため、いちばん外側の見出しの前の方だけを示します。続きの条は getArticle で読むか、"
+    "searchStatutes の law で探してください。"
+)
+# The heading of a law's articles outside any 編 or 章 (a short law's whole main provision).
+_MAIN = "本則"
 _ARTICLE_CUT = (
     " 応答サイズに収まらないため一部を省きました（末尾が …（省略） の項は途中まで、ない項は省略）。"
     "article に項や号を付けて読んでください。"
@@ -34,7 +44,21 @@ _ARTICLE_CUT = (
 
 
 def supplement_label(article: Article) -> str:
+    """The 附則 holding the article as its heading reads (附則（平成二九年六月二日法律第四四号）)."""
     return f"附則（{article.supplement}）" if article.supplement else "附則"
+
+
+def article_value(article: Article) -> str:
+    """The `article` value that names the article for getArticle: its title, after its 附則 named by the amending law's
+    number (附則(平成29年法律第44号)第十七条; a 附則 of paragraphs alone: 附則(平成29年法律第44号)).
+
+    >>> article_value(Article("17", "第十七条", None, (), (), "平成二九年六月二日法律第四四号"))
+    '附則(平成29年法律第44号)第十七条'
+    """
+    if article.supplement is None:
+        return article.title
+    label = f"附則({law_number_key(article.supplement) or article.supplement})" if article.supplement else "附則"
+    return label if article.key == "附則" else f"{label}{article.title}"
 
 
 def version_shown(version: Version, has: bool | None = None, same: bool | None = None) -> VersionShown:
@@ -58,7 +82,6 @@ def article_answer(
     others: list[str],
 ) -> ArticleAnswer:
     current = index.current(law_id, jst_today())
-    label = "" if article.supplement is None else supplement_label(article)
     paragraphs = _asked_paragraphs(article.paragraphs, ref)
     notes = [f"{day.isoformat()} に施行されていた版（{version.effective.isoformat()} 施行）の条文です。"]
     if version.title != current.title:
@@ -77,8 +100,8 @@ def article_answer(
         law_id=law_id,
         title_on_date=version.title if version.title != current.title else None,
         date=day.isoformat(),
-        article=f"{label}{article.title}",
-        asked=f"{label}{ref.written(article.title)}",
+        article=article_value(article),
+        asked=ref.written(article_value(article)),
         caption=article.caption,
         place=list(article.place),
         paragraphs=paragraphs,
@@ -109,7 +132,8 @@ def cited_by_keywords(index: StatuteIndex, law_id: str, article: Article, ref: A
     if article.supplement is not None or not article.key[:1].isdigit():
         return ""
     cited = ArticleRef(article.key, ref.paragraph, ref.item).arabic
-    names = sorted(index.short_names(law_id), key=len)[:MAX_CITING_NAMES]
+    plain = [name for name in index.short_names(law_id) if _PLAIN_NAME.fullmatch(name) and name not in ("OR", "NOT")]
+    names = sorted(plain, key=len)[:MAX_CITING_NAMES]
     return " OR ".join(f"{name}{cited}" for name in names)
 
 
@@ -148,11 +172,10 @@ def hit(index: StatuteIndex, stored: StoredArticle, count: int, expression: Expr
     version = index.by_number[stored.version]
     article = stored.article
     excerpt, _, _ = snippet(article.text, expression.positive_terms)
-    label = "" if article.supplement is None else supplement_label(article)
     return StatuteHit(
         law=version.title,
         law_num=version.law_num,
-        article=f"{label}{article.title}",
+        article=article_value(article),
         caption=article.caption,
         place=list(article.place),
         snippet=excerpt,
@@ -198,7 +221,9 @@ def contents_entries(articles: list[StoredArticle]) -> list[ContentsEntry]:
     previous: tuple[str, ...] = ()
     for stored in articles:
         article = stored.article
-        place = article.place if article.supplement is None else (supplement_label(article), *article.place)
+        place = (
+            (article.place or (_MAIN,)) if article.supplement is None else (supplement_label(article), *article.place)
+        )
         shared = 0
         while shared < min(len(place), len(previous)) and place[shared] == previous[shared]:
             shared += 1
@@ -209,8 +234,8 @@ def contents_entries(articles: list[StoredArticle]) -> list[ContentsEntry]:
             )
         for depth in range(len(place)):
             entry = entries[open_at[depth]]
-            entry.first_article = entry.first_article or article.title
-            entry.last_article = article.title
+            entry.first_article = entry.first_article or article_value(article)
+            entry.last_article = article_value(article)
             entry.articles += 1
         previous = place
     return entries
@@ -219,26 +244,25 @@ def contents_entries(articles: list[StoredArticle]) -> list[ContentsEntry]:
 def fitted_contents(
     index: StatuteIndex, law_id: str, version: Version, day: date, entries: list[ContentsEntry], budget: int
 ) -> ContentsAnswer:
+    """The table of contents within `budget`: its deepest levels left out first, then (a law of thousands of
+    headings at one level) its last entries, and said so."""
     current = index.current(law_id, jst_today())
-    deepest = max((entry.depth for entry in entries), default=0)
+    opening = f"{version.title}（{version.effective.isoformat()} 施行の版）の目次"
 
-    def answer(depth: int) -> ContentsAnswer:
-        shown = [entry for entry in entries if entry.depth <= depth]
-        cut = depth < deepest
-        note = f" 応答サイズに収めるため、深さ {depth} までを示します（より深い見出しは省略）。" if cut else ""
+    def answer(shown: list[dict[str, Any]], note: str) -> dict[str, Any]:
         return ContentsAnswer(
             law=current.title, law_num=current.law_num, law_id=law_id, date=day.isoformat(),
-            effective=version.effective.isoformat(), entries=shown, complete=not cut,
-            message=f"{version.title}（{version.effective.isoformat()} 施行の版）の目次、{len(shown)} 項目です。{note}",
-        )  # fmt: skip
+            effective=version.effective.isoformat(), entries=[], complete=len(shown) == len(entries),
+            message=f"{opening}、{len(entries):,} 項目のうち {len(shown):,} 項目です。{note}".strip(),
+        ).model_dump() | {"entries": shown}  # fmt: skip
 
+    rows = [entry.model_dump() for entry in entries]
+    deepest = max((entry.depth for entry in entries), default=0)
     for depth in range(deepest, 0, -1):
-        if embedded_bytes(answer(depth).model_dump()) <= budget:
-            return answer(depth)
-    shown = answer(1)
-    fitted, _ = fit_rows(
-        [e.model_dump() for e in shown.entries],
-        lambda rows: shown.model_dump() | {"entries": rows},
-        budget,
-    )
-    return shown.model_copy(update={"entries": [ContentsEntry.model_validate(e) for e in fitted], "complete": False})
+        shown = [row for row in rows if row["depth"] <= depth]
+        note = "" if depth == deepest else _CONTENTS_SHALLOWER.format(depth=depth)
+        if embedded_bytes(answer(shown, note)) <= budget:
+            return ContentsAnswer.model_validate(answer(shown, note))
+    top = [row for row in rows if row["depth"] <= 1]
+    kept, _ = fit_rows(top, lambda shown: answer(shown, _CONTENTS_CUT), budget)
+    return ContentsAnswer.model_validate(answer(kept, _CONTENTS_CUT))

@@ -71,7 +71,7 @@ class ArticleRef:
         return cls(article, int(found["paragraph"]) if found["paragraph"] else None, item, supplement)
 
     def written(self, article_title: str) -> str:
-        """The reference as the answer names it, from the article's title as written, in the law's kanji.
+        """The reference as the answer names it, from the article's name (its title as written), in the law's kanji.
 
         >>> ArticleRef("709", 1, "2_2").written("第七百九条")
         '第七百九条第一項第二号の二'
@@ -110,6 +110,8 @@ def kanji_numeral(number: int) -> str:
     ['一', '十', '十五', '四百十五', '千三', '二千二十四']
     """
     digits = "〇一二三四五六七八九"
+    if number >= 10_000:  # no law numbers a paragraph or an item this far: written as it is
+        return str(number)
     written = ""
     for value, unit in ((1000, "千"), (100, "百"), (10, "十")):
         count, number = divmod(number, value)

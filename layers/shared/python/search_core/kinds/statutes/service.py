@@ -175,7 +175,7 @@ def _missing_article(index: StatuteIndex, version: Version, ref: ArticleRef, oth
             f"渡してください: {'、'.join(others)}"
         )
     titles = [stored.article.title for stored in index.contents(version)
-              if (stored.article.supplement is None) == (ref.supplement is None) and stored.article.title]  # fmt: skip
+              if _supplement_key(stored.article) == ref.supplement and stored.article.title]  # fmt: skip
     span = f"{titles[0]}〜{titles[-1]}（{len(titles):,} 条）" if titles else "なし"
     return (
         f"{version.title}（{version.effective.isoformat()} 施行の版）の{where}にこの条はありません。"
@@ -184,7 +184,11 @@ def _missing_article(index: StatuteIndex, version: Version, ref: ArticleRef, oth
 
 
 def _check_parts(article: Article, ref: ArticleRef) -> None:
+    """A 404 naming what the article holds when it lacks the 項 or 号 asked for (a 号 without its 項: in any 項)."""
     if ref.paragraph is None:
+        if ref.item is not None and not any(ref.item in [i.key for i in p.items] for p in article.paragraphs):
+            titles = "・".join(item.title for paragraph in article.paragraphs for item in paragraph.items) or "なし"
+            raise NotFound(f"{article.title} に第{ref.item.replace('_', 'の')}号はありません（号: {titles}）。")
         return
     numbers = [paragraph.number for paragraph in article.paragraphs]
     if ref.paragraph not in numbers:

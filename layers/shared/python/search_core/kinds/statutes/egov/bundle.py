@@ -5,7 +5,9 @@ else the download holds (figures, lists) is skipped and counted."""
 
 from __future__ import annotations
 
+import lzma
 import zipfile
+import zlib
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
@@ -14,6 +16,8 @@ from search_core.kinds.statutes.egov.law_xml import FOLDER, LawXmlError
 from search_core.kinds.statutes.limits import MAX_TOTAL_XML_BYTES, MAX_XML_BYTES, MAX_ZIP_ENTRIES
 
 _CHUNK = 1024 * 1024
+# What inflating a damaged, encrypted or exotic entry raises (bzip2's errors are OSErrors).
+_UNREADABLE = (zipfile.BadZipFile, zlib.error, lzma.LZMAError, EOFError, OSError, NotImplementedError, RuntimeError)
 
 
 @dataclass
@@ -99,7 +103,18 @@ def _from_zip(path: Path, reading: Reading) -> Iterator[tuple[str, bytes]]:
                 reading.skip(entry.filename)
                 continue
             _check_size(entry.file_size, entry.filename)
-            data = _read_bounded(archive, entry)
+            try:
+                data = _read_bounded(archive, entry)
+            except (
+                zipfile.BadZipFile,
+                zlib.error,
+                lzma.LZMAError,
+                EOFError,
+                OSError,
+                NotImplementedError,
+                RuntimeError,
+            ) as error:
+                raise LawXmlError(f"zip の「{entry.filename[:120]}」を展開できません: {str(error)[:200]}") from None
             reading.count(len(data), entry.filename)
             yield folder, data
 

@@ -20,6 +20,9 @@ from search_core.kinds.statutes.models import Article, Item, LawVersion, Paragra
 
 # The most articles one range of deleted articles stands for (第七条から第九条まで): more than any law deletes at once.
 MAX_RANGE = 1_000
+MAX_RANGE_TEXT = 200
+# The most abbreviations of one law read, and the longest: several times real ones.
+MAX_ABBREVIATIONS, MAX_NAME_CHARS = 10, 60
 # Deeper than any law nests (Law > LawBody > MainProvision > Part > … > Subitem10 > TableStruct > … is under 40).
 MAX_DEPTH = 100
 _CONTAINERS = {
@@ -31,6 +34,9 @@ _CONTAINERS = {
 }
 # Elements whose text is not the provision's: a ruby's reading, the titles read separately.
 _NOT_TEXT = {"Rt", "ArticleCaption", "ArticleTitle", "ParagraphNum", "ParagraphCaption", "ItemTitle"}
+# The encodings a law may declare: e-Gov's UTF-8, and UTF-16, which expat tells by its byte-order mark.
+_ENCODING = re.compile(rb"\s*<\?xml[^>]*?encoding\s*=\s*[\"']([^\"']{1,40})[\"']")
+_ENCODINGS = (b"utf-8", b"utf8", b"utf-16", b"utf-16le", b"utf-16be")
 # The indentation between elements: never a law's text (a full-width space, which is, is kept).
 _LAYOUT = " \t\r\n"
 _SUBITEM = re.compile(r"Subitem(\d+)")
@@ -103,17 +109,32 @@ def parse_xml(data: bytes, name: str) -> ET.Element:
     parser.StartDoctypeDeclHandler = refused
     parser.EntityDeclHandler = refused
     parser.ExternalEntityRefHandler = refused
+    _check_encoding(data, name)
     try:
         parser.Parse(data, True)
     except expat.ExpatError as error:
         reason = expat.errors.messages.get(error.code, "XML として読めません")
         raise LawXmlError(f"「{name}」の {error.lineno} 行目を XML として読めません: {reason}") from None
+    except (ValueError, LookupError) as error:  # an encoding expat cannot read
+        raise LawXmlError(f"「{name}」を XML として読めません: {str(error)[:200]}") from None
     return builder.close()
 
 
+def _check_encoding(data: bytes, name: str) -> None:
+    """e-Gov writes its laws in UTF-8: a law declared in another encoding (Latin-1 would be read as garbled text
+    without an error) is refused. UTF-16 with its mark is read as expat reads it."""
+    declared = _ENCODING.match(data.removeprefix(b"\xef\xbb\xbf")[:200])
+    if declared and declared[1].lower().replace(b"_", b"-") not in _ENCODINGS:
+        raise LawXmlError(
+            f"「{name}」の文字コード「{declared[1].decode('ascii', 'replace')}」は読みません（法令 XML は UTF-8）。"
+        )
+
+
 def _abbreviations(title: ET.Element | None) -> tuple[str, ...]:
+    """e-Gov's abbreviations of a law, as many and as long as real ones are (a few short names)."""
     written = "" if title is None else title.get("Abbrev", "")
-    return tuple(name.strip() for name in re.split("[,、，]", written) if name.strip())
+    names = [name.strip() for name in re.split("[,、，]", written[: MAX_ABBREVIATIONS * MAX_NAME_CHARS])]
+    return tuple(name for name in names if 0 < len(name) <= MAX_NAME_CHARS)[:MAX_ABBREVIATIONS]
 
 
 def _articles(body: ET.Element) -> Iterator[Article]:
@@ -145,7 +166,8 @@ def _articles_of(element: ET.Element, place: tuple[str, ...], supplement: str | 
     each number of the range is found."""
     article = _article(element, place, supplement)
     first, colon, last = article.key.partition(":")
-    if not colon or not (first.isdigit() and last.isdigit()) or not 0 < int(last) - int(first) <= MAX_RANGE:
+    numbered = colon and first.isdigit() and last.isdigit() and 0 < int(last) - int(first) <= MAX_RANGE
+    if not numbered or len(article.text) > MAX_RANGE_TEXT:  # a range is deleted articles (削除), never a long text
         yield article
         return
     for number in range(int(first), int(last) + 1):

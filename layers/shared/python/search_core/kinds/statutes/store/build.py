@@ -17,6 +17,7 @@ import time
 import zipfile
 from collections.abc import Iterator
 from dataclasses import asdict, dataclass
+from datetime import date
 from pathlib import Path
 from typing import Any
 
@@ -106,8 +107,12 @@ def _load(
     """Every version and its articles written, their text indexed; how many versions and articles."""
     pending: list[tuple[Any, ...]] = []
     version_num = row = 0
+    seen: set[tuple[str, date, str | None]] = set()
     for version in versions:
         progress(READING, version_num, None)
+        if (version.law_id, version.effective, version.amended_by) in seen:  # one folder twice (under two tops)
+            continue
+        seen.add((version.law_id, version.effective, version.amended_by))
         con.execute(
             "INSERT INTO versions VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
             [version_num, version.law_id, version.effective, version.amended_by, version.law_num,
