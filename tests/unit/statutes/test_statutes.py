@@ -195,10 +195,10 @@ def test_law_xml_too_large_to_prepare_in_the_function_is_refused_before_it_is_re
 def test_every_article_name_contents_and_search_give_reads_that_article(statutes: StatuteSearch) -> None:
     """A name lawContents or searchStatutes gives, passed back to getArticle, is that article (a 附則's first article
     once named the main provision's)."""
-    for law in ("民法", "刑法", "労働契約法"):
-        for entry in statutes.contents(law, BUDGET_BYTES).entries:
+    for title in ("民法", "刑法", "労働契約法"):
+        for entry in statutes.contents(title, BUDGET_BYTES).entries:
             for name in (entry.first_article, entry.last_article):
-                assert name is not None and statutes.article(law, name, BUDGET_BYTES).article == name
+                assert name is not None and statutes.article(title, name, BUDGET_BYTES).article == name
     for hit in statutes.search("施行 OR 損害 OR 期間", BUDGET_BYTES, limit=20).hits:
         assert statutes.article(hit.law, hit.article, BUDGET_BYTES).article == hit.article
 
