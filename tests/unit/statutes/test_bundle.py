@@ -100,3 +100,21 @@ def test_a_damaged_entry_is_an_error_naming_it(tmp_path: Path) -> None:
     source.write_bytes(bytes(data))
     with pytest.raises(LawXmlError, match=f"zip の「{FOLDER}/{FOLDER}.xml」を展開できません"):
         list(law_files(source, Reading()))
+
+
+def test_a_zip_listing_too_many_entries_is_refused_by_its_count_before_its_listing_is_read(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(bundle, "MAX_ZIP_ENTRIES", 10)
+    source = zipped(tmp_path / "many.zip", {f"x/{n}.txt": b"" for n in range(11)})
+    assert bundle.zip_entries(source) == 11
+    monkeypatch.setattr(zipfile.ZipFile, "__init__", None)  # the listing is never opened
+    with pytest.raises(LawXmlError, match="11 件"):
+        list(law_files(source, Reading()))
+
+
+def test_a_listing_past_65535_entries_is_counted_from_its_zip64_record(tmp_path: Path) -> None:
+    """The end of central directory says 0xFFFF entries then; the zip64 record holds the count."""
+    source = zipped(tmp_path / "z64.zip", {f"{n}": b"" for n in range(70_000)})
+    assert source.read_bytes().find(b"PK\x06\x06") > 0
+    assert bundle.zip_entries(source) == 70_000

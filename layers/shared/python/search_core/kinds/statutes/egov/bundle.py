@@ -16,6 +16,10 @@ from search_core.kinds.statutes.egov.law_xml import FOLDER, LawXmlError
 from search_core.kinds.statutes.limits import MAX_TOTAL_XML_BYTES, MAX_XML_BYTES, MAX_ZIP_ENTRIES
 
 _CHUNK = 1024 * 1024
+# A zip's end of central directory, the zip64 locator before it and the zip64 record it points to; the end is within
+# its 22 bytes and a comment of at most 65,535 from the end of the file.
+_EOCD, _ZIP64_LOCATOR, _ZIP64_EOCD = b"PK\x05\x06", b"PK\x06\x07", b"PK\x06\x06"
+_EOCD_SEARCH = 22 + 65_535
 # What inflating a damaged, encrypted or exotic entry raises (bzip2's errors are OSErrors).
 _UNREADABLE = (zipfile.BadZipFile, zlib.error, lzma.LZMAError, EOFError, OSError, NotImplementedError, RuntimeError)
 
@@ -93,10 +97,11 @@ def _from_directory(root: Path, reading: Reading) -> Iterator[tuple[str, bytes]]
 
 
 def _from_zip(path: Path, reading: Reading) -> Iterator[tuple[str, bytes]]:
+    listed = zip_entries(path)
+    if listed > MAX_ZIP_ENTRIES:  # refused before zipfile reads the whole listing into memory
+        raise LawXmlError(f"zip の項目が多すぎます（{listed:,} 件。上限 {MAX_ZIP_ENTRIES:,} 件）。")
     with zipfile.ZipFile(path) as archive:
         entries = archive.infolist()
-        if len(entries) > MAX_ZIP_ENTRIES:
-            raise LawXmlError(f"zip の項目が多すぎます（{len(entries):,} 件。上限 {MAX_ZIP_ENTRIES:,} 件）。")
         for entry in sorted(entries, key=lambda entry: entry.filename):
             folder = _law_folder(entry.filename)
             if folder is None or entry.is_dir():
@@ -117,6 +122,25 @@ def _from_zip(path: Path, reading: Reading) -> Iterator[tuple[str, bytes]]:
                 raise LawXmlError(f"zip の「{entry.filename[:120]}」を展開できません: {str(error)[:200]}") from None
             reading.count(len(data), entry.filename)
             yield folder, data
+
+
+def zip_entries(path: Path) -> int:
+    """How many entries a zip says it lists, read from its end of central directory (zip64's too) without reading
+    the listing; 0 when it says nothing readable (zipfile then refuses it)."""
+    with path.open("rb") as stream:
+        size = stream.seek(0, 2)
+        stream.seek(max(size - _EOCD_SEARCH, 0))
+        tail = stream.read()
+        at = tail.rfind(_EOCD)
+        if at < 0 or len(tail) < at + 22:
+            return 0
+        entries = int.from_bytes(tail[at + 10 : at + 12], "little")
+        locator = at - 20
+        if entries != 0xFFFF or locator < 0 or not tail.startswith(_ZIP64_LOCATOR, locator):
+            return entries
+        stream.seek(int.from_bytes(tail[locator + 8 : locator + 16], "little"))
+        record = stream.read(40)
+        return int.from_bytes(record[32:40], "little") if record.startswith(_ZIP64_EOCD) else entries
 
 
 def _law_folder(name: str) -> str | None:

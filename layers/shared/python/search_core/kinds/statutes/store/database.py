@@ -22,6 +22,9 @@ FILE_NAME = "statutes"
 # Preparing takes about this many bytes of memory per byte of law XML: every current law, 714 MB of XML, peaked at
 # 2.4 GB (scripts/bench_statutes.py), with room to spare.
 PREPARING_MEMORY_PER_XML = 4
+# Preparing reads about 2 MB of law XML a second (every current law: 714 MB in 330 s): beyond this, a function would
+# time out preparing, and try again on every call.
+MAX_XML_MB_PREPARED_IN_FUNCTION = 30
 _DUCKDB_MAGIC = b"DUCK"
 
 
@@ -55,7 +58,7 @@ def _prepared(local: LocalCopy, work_dir: Path, memory_mb: int) -> Path:
     target = local.derived_file(work_dir, f"statutes-v{FORMAT_VERSION}")
     if not target.exists():
         xml_mb = law_xml_bytes(local.path) / 1024**2
-        if xml_mb * PREPARING_MEMORY_PER_XML > memory_mb:
+        if xml_mb * PREPARING_MEMORY_PER_XML > memory_mb or xml_mb > MAX_XML_MB_PREPARED_IN_FUNCTION:
             raise DataUnavailable(
                 f"法令データ「{FILE_NAME}」は関数の中で準備するには大きすぎます（法令 XML {xml_mb:,.0f} MB、"
                 f"関数のメモリ {memory_mb:,} MB）。make upload-data で準備済みファイルを作って置いてください。"

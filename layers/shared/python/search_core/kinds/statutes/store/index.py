@@ -92,6 +92,7 @@ class StatuteIndex:
         self.by_number = {version.number: version for versions in self.versions.values() for version in versions}
         self.everyone = BitMap(range(sum(version.articles for version in self.by_number.values())))
         self._in_force_rows: dict[tuple[date, tuple[str, ...] | None], BitMap] = {}
+        self._pairs_of_names: list[tuple[str, set[str]]] | None = None
 
     def laws_named(self, name: str) -> list[str]:
         """The laws `name` names: a title any version had, the law's number, a short name (SHORT_NAMES, e-Gov's
@@ -106,8 +107,14 @@ class StatuteIndex:
     def nearest_names(self, name: str, count: int) -> list[str]:
         """The names the data knows that share the most character pairs with `name` (for a message)."""
         wanted = _pairs(name_key(name))
-        scored = ((len(wanted & _pairs(known)), known) for known in self.names if not law_number_key(known))
+        scored = ((len(wanted & pairs), known) for known, pairs in self._name_pairs())
         return [known for score, known in heapq.nlargest(count, scored) if score]
+
+    def _name_pairs(self) -> list[tuple[str, set[str]]]:
+        """Every name but a law number with its characters and pairs, made on the first name not found, then kept."""
+        if self._pairs_of_names is None:
+            self._pairs_of_names = [(known, _pairs(known)) for known in self.names if not law_number_key(known)]
+        return self._pairs_of_names
 
     def version_on(self, law_id: str, day: date) -> Version | None:
         """The version in force on `day`: the latest to take effect by then."""
