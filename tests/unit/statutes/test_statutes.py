@@ -49,10 +49,12 @@ def test_a_short_name_reaches_the_law_as_its_title_does(statutes: StatuteSearch,
     assert (answer.law, answer.article) == ("金融商品取引法", "第二十一条の二")
 
 
-def test_a_paragraph_and_an_item_return_that_part_alone(statutes: StatuteSearch) -> None:
+def test_a_paragraph_and_an_item_return_that_part_with_the_paragraphs_lead(statutes: StatuteSearch) -> None:
     assert statutes.article("労契法", "19条2号", BUDGET_BYTES).asked == "第十九条第二号"
     paragraph = statutes.article("労働契約法", "第十九条第一項第二号", BUDGET_BYTES).paragraphs
-    assert [(p.number, p.text, [i.title for i in p.items]) for p in paragraph] == [(1, "", ["二"])]
+    assert [(p.number, p.text[:12], [i.title for i in p.items]) for p in paragraph] == [
+        (1, "有期労働契約であって次の", ["二"])
+    ]
     second = statutes.article("労働契約法", "18条2項", BUDGET_BYTES)
     assert [p.number for p in second.paragraphs] == [2] and second.asked == "第十八条第二項"
 

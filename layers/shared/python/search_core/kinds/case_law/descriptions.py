@@ -31,6 +31,8 @@ MAIN_TEXT_CUT = "…"
 # The operations' names (operationId): every door shows them to the model (a Bedrock Agent's tool names end in them,
 # MCP tools are named by them), so the descriptions and messages refer to an operation by its name, never its path.
 SEARCH, READ_TEXT, FIND_IN_CASE = "searchCases", "readCaseText", "findInCase"
+# The statute operation that reads an article a decision cites (search_statutes' operationId).
+GET_ARTICLE = "getArticle"
 SEARCH_DESCRIPTION = (
     "日本の判例（裁判所の判決）をキーワード・裁判所・判決日で検索し、判決日の新しい順に返します"
     f"（既定 {DEFAULT_LIMIT} 件、最大 {MAX_LIMIT} 件）。応答の total は該当する判決の総数（total_exact が false なら"
@@ -42,6 +44,8 @@ SEARCH_DESCRIPTION = (
     "各結果の overview は事案の概要（「本件は」で始まる文）、snippet は最初に一致した箇所の抜粋、headings はその"
     "箇所がある部分の見出し、total_chars は全文の文字数。"
     f"事実及び理由を含む全文は doc_id を {READ_TEXT} に、語の箇所は {FIND_IN_CASE} で読めます。"
+    f"cited_articles は判決が法令名を付けて引用した条（同法 も解決済み）で、law・article を {GET_ARTICLE} に渡せば"
+    "条文を読めます。"
 )
 KEYWORDS_DESCRIPTION = (
     "検索式: 空白 = AND、OR（または ｜）= どちらか、先頭の - または NOT = 除外（語の一部にも一致: -控訴 は 控訴人 も"
@@ -83,6 +87,7 @@ TEXT_DESCRIPTION = (
     f"長い判決で特定の語の箇所だけ読むなら、先に {FIND_IN_CASE} で位置を調べてください。見出しの名前（heading: "
     "第3の2、当裁判所の判断 など）を渡すと、その見出しの行から読めます。headings はページが始まる部分の見出し"
     "（例: 事実及び理由 > 第3 当裁判所の判断）。"
+    f"cited_articles は判決が引用した条（{GET_ARTICLE} に渡せる law・article）。"
 )
 HIT_PASSAGES_DESCRIPTION = (
     "各結果に、この検索式（keywords と同じ書き方。除外語を除く）の語が出てくる箇所を、最初の 1 か所と最後の "
@@ -138,8 +143,6 @@ def searched_in_part(decisions: int, one: bool = False) -> str | None:
     return f"{which}、語を探したのは全文の searched_until の位置までです（その先は {READ_TEXT} で読めます）。"
 
 
-# The statute operation that reads an article a decision cites (search_statutes' operationId).
-GET_ARTICLE = "getArticle"
 CITED_ARTICLES_DESCRIPTION = (
     f"判決が法令名を付けて引用した条（同法 は直前に名を挙げた法令）。多い順に最大 {MAX_CITED_ARTICLES} 件。条文は "
     f"{GET_ARTICLE} に law・article と、date にこの判決の判決日を渡せば、判決時に施行されていた版で読めます。note に"

@@ -83,11 +83,14 @@ def article_answer(
 ) -> ArticleAnswer:
     current = index.current(law_id, jst_today())
     paragraphs = _asked_paragraphs(article.paragraphs, ref)
-    notes = [f"{day.isoformat()} に施行されていた版（{version.effective.isoformat()} 施行）の条文です。"]
+    notes = [
+        f"{day.isoformat()} の時点でデータにある最新の版（{version.effective.isoformat()} 施行）の条文です"
+        "（データより後の改正は反映されていません）。"
+    ]
     if version.title != current.title:
         notes.append(f"この日の題名は「{version.title}」、現在の題名は「{current.title}」です。")
     if others:
-        notes.append(f"同じ番号の条は改正法の附則にもあります（article: {'、'.join(others)}）。")
+        notes.append(f"同じ番号の条は附則にもあります（article: {'、'.join(others)}）。")
     shown, held = versions
     changed = [v.effective for v in shown if v.same_text is False]
     if changed:
@@ -114,12 +117,16 @@ def article_answer(
 
 
 def _asked_paragraphs(paragraphs: tuple[Paragraph, ...], ref: ArticleRef) -> list[ParagraphText]:
+    """The paragraphs asked for, each with its text (with a 号 asked, its 柱書 too: the rule the item completes) and
+    its items asked for."""
     shown = []
     for paragraph in paragraphs:
         if ref.paragraph is not None and paragraph.number != ref.paragraph:
             continue
         items = [item for item in paragraph.items if ref.item is None or item.key == ref.item]
-        text = paragraph.text if ref.item is None else ""
+        if ref.item is not None and not items:
+            continue
+        text = paragraph.text
         shown_items = [ItemText(number=item.key, title=item.title, text=item.text) for item in items]
         shown.append(ParagraphText(number=paragraph.number, label=paragraph.label, text=text, items=shown_items))
     return shown
@@ -191,13 +198,18 @@ def search_answer(hits: list[StatuteHit], found: Matches, day: date, budget: int
     )
     if hits and not rows:
         raise QueryFailed("結果が大きすぎて返せません。limit を小さくしてください。")
-    message = _search_message(found, len(rows)) + (" 応答サイズに収めるため一部を省略しました。" if cut else "")
+    message = _search_message(found, len(rows), found.searched) + (
+        " 応答サイズに収めるため一部を省略しました。" if cut else ""
+    )
     return _search_body(rows, found, day, message)
 
 
-def _search_message(found: Matches, shown: int) -> str:
+def _search_message(found: Matches, shown: int, articles: int) -> str:
     if not found.total:
-        return "該当なし。語を減らすか、条文の言葉で言い換えて探してください。"
+        return (
+            f"該当なし（データの条 {articles:,} 件の中で）。語は書かれたとおりに探すので、条文の言葉（正当の事由、"
+            "損害賠償）で言い換えるか語を減らしてください。データにない法令の条は見つかりません。"
+        )
     counted = f"{found.total:,} 条" if found.exact else f"少なくとも {found.total:,} 条（時間内に数えきれず）"
     return f"{counted}が該当し、語の多い順に {shown} 条を返します。条の全体は {GET_ARTICLE} で読めます。"
 

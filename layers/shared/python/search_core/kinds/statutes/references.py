@@ -89,13 +89,15 @@ class ArticleRef:
         """The reference in Arabic numerals, as decisions and keywords write it (a 第 after a branch number, so that
         27条の5第1項 is not 27条の51項).
 
-        >>> ArticleRef("27_5", 1).arabic, ArticleRef("709", 1, "2_2").arabic, ArticleRef("本則", 2).arabic
-        ('27条の5第1項', '709条1項2号の2', '2項')
+        >>> ArticleRef("27_5", 1).arabic, ArticleRef("709", 1, "2_2").arabic, ArticleRef("30_4", None, "2").arabic
+        ('27条の5第1項', '709条1項2号の2', '30条の4第2号')
         """
-        article = _branched(self.article, "条") if self.article[:1].isdigit() else ""
-        paragraph = "" if self.paragraph is None else f"{'第' if '_' in self.article else ''}{self.paragraph}項"
-        item = "" if self.item is None else _branched(self.item, "号")
-        return article + paragraph + item
+        written = _branched(self.article, "条") if self.article[:1].isdigit() else ""
+        for number, unit in ((self.paragraph, "項"), (self.item, "号")):
+            if number is not None:
+                part = _branched(str(number), unit)
+                written += f"第{part}" if re.search(r"の\d+$", written) else part
+        return written
 
 
 def _branched(key: str, unit: str) -> str:

@@ -18,7 +18,7 @@ class ItemText(BaseModel):
 class ParagraphText(BaseModel):
     number: int = Field(description="項の番号（1 から）")
     label: str = Field(description="項番号の表記（書かれたとおり。第 1 項は空）")
-    text: str = Field(description="項の本文（号を除く）")
+    text: str = Field(description="項の本文（号を除く。号を指定したときも、その項の柱書として返す）")
     items: list[ItemText] = Field(description="この項の号（イ・ロ などの細分は号の本文に含む）")
 
 
@@ -27,7 +27,9 @@ class VersionShown(BaseModel):
     amended_by: str | None = Field(description="この版を作った改正法令の法令ID（制定時の版は null）")
     title: str = Field(description="この版での法令の題名")
     has_article: bool | None = absent_when_none("この版にこの条があるか")
-    same_text: bool | None = absent_when_none("この条の文言が応答の版と同じか（条がなければ省略）")
+    same_text: bool | None = absent_when_none(
+        "この版のこの条の文言が、返した版（version）の条と同じか（書かれたとおりに比べる。条がなければ省略）"
+    )
 
 
 class LawShown(BaseModel):

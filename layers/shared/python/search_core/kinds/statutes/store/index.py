@@ -33,6 +33,8 @@ RANKING_SECONDS = 0.035
 _FIRST_BATCH = 128
 _BATCH = 2_048  # beyond, DuckDB looks rows up several times slower each
 _DAYS_KEPT = 64
+# Characters most laws' names hold: sharing them says nothing about which law a name means.
+_COMMON_IN_NAMES = set("法律令規則条例のにするび及並等関")
 _ARTICLE_COLUMNS = "row_num, version_num, article_key, supplement, title, caption, place, paragraphs"
 
 
@@ -72,6 +74,7 @@ class Matches:
     found: list[tuple[int, int]]
     total: int
     exact: bool
+    searched: int = 0  # the articles in force that day, in the laws searched
 
 
 class StatuteIndex:
@@ -105,10 +108,16 @@ class StatuteIndex:
         return self._written.get(law_id, [])
 
     def nearest_names(self, name: str, count: int) -> list[str]:
-        """The names the data knows that share the most character pairs with `name` (for a message)."""
+        """The laws whose names share the most characters and pairs with `name`, each named once by its latest
+        title (for a message)."""
         wanted = _pairs(name_key(name))
-        scored = ((len(wanted & pairs), known) for known, pairs in self._name_pairs())
-        return [known for score, known in heapq.nlargest(count, scored) if score]
+        scored = sorted(((len(wanted & pairs), known) for known, pairs in self._name_pairs()), reverse=True)
+        titles: dict[str, None] = {}
+        for score, known in scored:
+            if not score or len(titles) == count:
+                break
+            titles.update((self.versions[law_id][-1].title, None) for law_id in sorted(self.names[known]))
+        return list(titles)[:count]
 
     def _name_pairs(self) -> list[tuple[str, set[str]]]:
         """Every name but a law number with its characters and pairs, made on the first name not found, then kept."""
@@ -177,7 +186,8 @@ class StatuteIndex:
         text. Candidates with the terms in their headings are read first, then the rest: until `limit` are found
         (by `deadline`: past it with none found, TimeoutError; with some, those), then for RANKING_SECONDS more at
         most; past that the ranking is among those read and the count a lower bound (`exact` false)."""
-        candidates = self._candidates(expression) & self._in_force(day, tuple(law_ids) if law_ids else None)
+        in_force = self._in_force(day, tuple(law_ids) if law_ids else None)
+        candidates = self._candidates(expression) & in_force
         terms = expression.positive_terms
         in_heading = self._in_heading(terms, candidates)
         ordered = [*sorted(in_heading, key=lambda row: (-in_heading[row], row)), *(candidates - BitMap(in_heading))]
@@ -189,13 +199,13 @@ class StatuteIndex:
                 if time.monotonic() > until:
                     if not scored:
                         raise TimeoutError("statute search ran past its deadline")
-                    return _best(scored, limit, exact=False)
+                    return _best(scored, limit, False, len(in_force))
                 text = texts.get(row, "")
                 if expression.holds_in(text, None, None):
                     scored.append((in_heading.get(row, 0), sum(term.count_in(text) for term in terms), row))
                     if len(scored) == limit:
                         until = min(deadline, time.monotonic() + RANKING_SECONDS)
-        return _best(scored, limit, exact=True)
+        return _best(scored, limit, True, len(in_force))
 
     def _in_heading(self, terms: tuple[Term, ...], candidates: BitMap) -> dict[int, int]:
         """The candidates whose caption and title hold one of the terms or more, with how many they hold: found by
@@ -271,12 +281,13 @@ def _names(versions: dict[str, list[Version]]) -> tuple[dict[str, set[str]], dic
 
 
 def _pairs(text: str) -> set[str]:
-    """The characters and character pairs of a name: what two writings of one name share.
+    """The characters and character pairs of a name, but the characters every law's name has: what two writings of
+    one name share.
 
-    >>> sorted(_pairs("民放"))
-    ['放', '民', '民放']
+    >>> sorted(_pairs("民放")), sorted(_pairs("商法"))
+    (['放', '民', '民放'], ['商', '商法'])
     """
-    return set(text) | {text[index : index + 2] for index in range(len(text) - 1)}
+    return (set(text) - _COMMON_IN_NAMES) | {text[index : index + 2] for index in range(len(text) - 1)}
 
 
 def _stored(row: tuple[Any, ...]) -> StoredArticle:
@@ -290,9 +301,9 @@ def _paragraph(stored: dict[str, Any]) -> Paragraph:
     return Paragraph(stored["number"], stored["label"], stored["text"], items)
 
 
-def _best(scored: list[tuple[int, int, int]], limit: int, exact: bool) -> Matches:
+def _best(scored: list[tuple[int, int, int]], limit: int, exact: bool, searched: int) -> Matches:
     best = heapq.nsmallest(limit, scored, key=lambda found: (-found[0], -found[1], found[2]))
-    return Matches([(row, count) for _, count, row in best], len(scored), exact)
+    return Matches([(row, count) for _, count, row in best], len(scored), exact, searched)
 
 
 def _batches(rows: Iterator[int]) -> Iterator[list[int]]:
