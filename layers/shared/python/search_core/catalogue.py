@@ -110,9 +110,10 @@ class Statutes:
         """The agent's role the statutes serve, and how they go with the case law."""
         names = "・".join(group.name for group in groups)
         return f"""法令の参照: 日本の法令の条文を調べます。{names} の getArticle で法令名（略称・旧題・法令番号も可）と
-条・項・号から条文を読み（date にその日施行の版。判決が適用した条文なら判決日）、searchStatutes で語から条を探し、
-lawContents で目次を見ます。条を引用する判例は、getArticle の cited_by_keywords を searchCases の keywords に
-渡して探します。条文は元の表記のまま、法令名・条名・版の施行日を添えて引用してください。"""
+条・項・号から条文を読み（date の時点でデータにある最新の版。判決が適用した条文はまず判決日で、経過措置にも注意）、
+searchStatutes で語から条を探し、lawContents で目次を見ます。条を引用する判例は getArticle の cited_by_keywords を
+searchCases の keywords に渡して探し、判決が引用した条は searchCases の cited_articles にあります。条文は元の
+表記のまま、法令名・条名・版の施行日を添えて引用してください。"""
 
 
 @dataclass(frozen=True)

@@ -171,7 +171,7 @@ def _missing_article(index: StatuteIndex, version: Version, ref: ArticleRef, oth
     where = "附則" if ref.supplement is not None else "本則"
     if others:
         return (
-            f"{version.title} の{where}にこの条はありません。改正法の附則にあります。article に次のどれかを"
+            f"{version.title} の{where}にこの条はありません。附則にあります。article に次のどれかを"
             f"渡してください: {'、'.join(others)}"
         )
     titles = [stored.article.title for stored in index.contents(version)
