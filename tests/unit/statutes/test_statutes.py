@@ -108,9 +108,19 @@ def test_cited_by_keywords_name_the_article_after_each_name_of_the_law(statutes:
     assert statutes.article("刑法", "230条の2第1項", BUDGET_BYTES).cited_by_keywords == "刑法230条の2第1項"
 
 
-def test_a_law_the_data_lacks_names_the_nearest(statutes: StatuteSearch) -> None:
-    with pytest.raises(NotFound, match="近い名前: 民法"):
-        statutes.article("民放", "709条", BUDGET_BYTES)
+def test_a_law_the_data_lacks_is_named_with_the_laws_a_small_collection_holds(statutes: StatuteSearch) -> None:
+    with pytest.raises(NotFound, match="データの法令は 7 件です: .*民法.*刑法"):
+        statutes.article("商法", "709条", BUDGET_BYTES)
+
+
+def test_the_nearest_names_share_more_than_what_every_laws_name_holds(statutes: StatuteSearch) -> None:
+    index = statutes._data.current()
+    assert index.nearest_names("民放", 5) == ["民法"]
+    assert index.nearest_names("商法", 5) == []
+    assert (
+        index.nearest_names("プロバイダ法", 5)[0]
+        == "特定電気通信による情報の流通によって発生する権利侵害等への対処に関する法律"
+    )
 
 
 def test_an_article_the_version_lacks_names_the_range_it_holds(statutes: StatuteSearch) -> None:

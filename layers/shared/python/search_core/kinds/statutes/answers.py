@@ -92,6 +92,8 @@ def article_answer(
     if others:
         notes.append(f"同じ番号の条は附則にもあります（article: {'、'.join(others)}）。")
     shown, held = versions
+    if held == 1:
+        notes.append("データにあるこの法令の版はこの 1 つです（それより前や後の版はデータにありません）。")
     changed = [v.effective for v in shown if v.same_text is False]
     if changed:
         notes.append(f"文言が異なる版: {'、'.join(changed)} 施行。")
@@ -211,7 +213,10 @@ def _search_message(found: Matches, shown: int, articles: int) -> str:
             "損害賠償）で言い換えるか語を減らしてください。データにない法令の条は見つかりません。"
         )
     counted = f"{found.total:,} 条" if found.exact else f"少なくとも {found.total:,} 条（時間内に数えきれず）"
-    return f"{counted}が該当し、語の多い順に {shown} 条を返します。条の全体は {GET_ARTICLE} で読めます。"
+    return (
+        f"データの条 {articles:,} 件のうち{counted}が該当し、見出しに語がある条、語の多い条の順に {shown} 条を"
+        f"返します。条の全体は {GET_ARTICLE} で読めます。"
+    )
 
 
 def _search_body(rows: list[dict[str, Any]], found: Matches, day: date, message: str) -> StatuteSearchAnswer:
@@ -259,13 +264,16 @@ def fitted_contents(
     """The table of contents within `budget`: its deepest levels left out first, then (a law of thousands of
     headings at one level) its last entries, and said so."""
     current = index.current(law_id, jst_today())
-    opening = f"{version.title}（{version.effective.isoformat()} 施行の版）の目次"
+    opening = (
+        f"{version.title}（{version.effective.isoformat()} 施行の版）の目次を、データにあるこの版の条 "
+        f"{version.articles:,} 件から作りました（データにない条の見出しは出ません）。"
+    )
 
     def answer(shown: list[dict[str, Any]], note: str) -> dict[str, Any]:
         return ContentsAnswer(
             law=current.title, law_num=current.law_num, law_id=law_id, date=day.isoformat(),
             effective=version.effective.isoformat(), entries=[], complete=len(shown) == len(entries),
-            message=f"{opening}、{len(entries):,} 項目のうち {len(shown):,} 項目です。{note}".strip(),
+            message=f"{opening}{len(entries):,} 項目のうち {len(shown):,} 項目です。{note}".strip(),
         ).model_dump() | {"entries": shown}  # fmt: skip
 
     rows = [entry.model_dump() for entry in entries]

@@ -12,6 +12,8 @@ MAX_LAW_CHARS = 200
 MAX_ARTICLE_CHARS = 100
 # How many nearest names a message offers when a law is not found.
 NEAREST_NAMES = 5
+# Data of this few laws is listed whole when a law is not found (a sample, or a handful of laws uploaded).
+LISTED_LAWS = 10
 # The most names of a law (titles, short names) a cited_by_keywords expression ORs: within searchCases' 20 terms.
 MAX_CITING_NAMES = 8
 # The largest law XML read: several times the largest of e-Gov's (租税特別措置法, about 20 MB).

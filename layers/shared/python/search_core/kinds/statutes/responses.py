@@ -88,5 +88,8 @@ class ContentsAnswer(LawShown):
     date: str
     effective: str = Field(description="目次を取った版の施行日")
     entries: list[ContentsEntry]
-    complete: bool = Field(description="目次の全体を返したか（false なら深い階層を省いた。message が言う）")
+    complete: bool = Field(
+        description="データから作った目次を全部返したか（false なら応答サイズのため深い階層か後ろを省いた。法令の全体が"
+        "データにあるかどうかではない: message がデータにある条の数を言う）"
+    )
     message: str

@@ -21,7 +21,14 @@ from search_core.kinds.statutes.answers import (
     search_answer,
     version_shown,
 )
-from search_core.kinds.statutes.limits import DEFAULT_LIMIT, MAX_KEYWORDS, MAX_LIMIT, MAX_VERSIONS_SHOWN, NEAREST_NAMES
+from search_core.kinds.statutes.limits import (
+    DEFAULT_LIMIT,
+    LISTED_LAWS,
+    MAX_KEYWORDS,
+    MAX_LIMIT,
+    MAX_VERSIONS_SHOWN,
+    NEAREST_NAMES,
+)
 from search_core.kinds.statutes.models import Article
 from search_core.kinds.statutes.references import ACCEPTED_WRITINGS, ArticleRef, law_number_key
 from search_core.kinds.statutes.responses import ArticleAnswer, ContentsAnswer, StatuteSearchAnswer, VersionShown
@@ -121,11 +128,14 @@ def _law(index: StatuteIndex, law: str) -> str:
         titles = "、".join(f"{index.versions[law_id][-1].title}（{index.versions[law_id][-1].law_num}）"
                           for law_id in laws)  # fmt: skip
         raise NotFound(f"「{law[:50]}」に当たる法令が複数あります: {titles}。法令番号で指定してください。")
+    if len(index.versions) <= LISTED_LAWS:
+        held = "、".join(versions[-1].title for versions in index.versions.values())
+        raise NotFound(f"法令「{law[:50]}」はデータにありません。データの法令は {len(index.versions)} 件です: {held}。")
     nearest = index.nearest_names(law, NEAREST_NAMES)
-    hint = f" 近い名前: {'、'.join(nearest)}。" if nearest else ""
+    hint = f" 名前の近い法令: {'、'.join(nearest)}。" if nearest else ""
     raise NotFound(
-        f"法令「{law[:50]}」はデータにありません（データの法令は {len(index.versions):,} 件）。{hint}"
-        "正式名・略称・法令番号（平成十三年法律第百三十七号）で指定するか、searchStatutes で探してください。"
+        f"法令「{law[:50]}」はデータにありません（データの法令は {len(index.versions):,} 件。データにない法令か、"
+        f"別の名前で入っています）。{hint}法令番号（平成十三年法律第百三十七号）でも探せます。"
     )
 
 
@@ -178,8 +188,8 @@ def _missing_article(index: StatuteIndex, version: Version, ref: ArticleRef, oth
               if _supplement_key(stored.article) == ref.supplement and stored.article.title]  # fmt: skip
     span = f"{titles[0]}〜{titles[-1]}（{len(titles):,} 条）" if titles else "なし"
     return (
-        f"{version.title}（{version.effective.isoformat()} 施行の版）の{where}にこの条はありません。"
-        f"データにある{where}の条: {span}。目次は lawContents で見られます。"
+        f"データにある{version.title}（{version.effective.isoformat()} 施行の版）の{where}にこの条はありません"
+        f"（法令にない条か、データにない条です）。データにある{where}の条: {span}。目次は lawContents で見られます。"
     )
 
 
