@@ -1,5 +1,5 @@
-"""Action group: case-law search (POST /cases/search), full-text reading (GET /cases/text) and the places a decision
-holds its terms (GET /cases/passages)."""
+"""Action group: case-law search (POST /cases/search), full-text reading (GET /cases/text), the places a decision
+holds its terms (GET /cases/passages) and a decision's headings (GET /cases/outline)."""
 
 from __future__ import annotations
 
@@ -11,7 +11,12 @@ from aws_lambda_powertools.event_handler.openapi.params import Body, Query
 from search_core.doors.bedrock import body_budget_of, create_app, responses
 from search_core.doors.dispatch import ActionGroupFunction
 from search_core.kinds.case_law import descriptions, limits
-from search_core.kinds.case_law.responses import CasePassagesResponse, CaseSearchResponse, CaseTextResponse
+from search_core.kinds.case_law.responses import (
+    CaseOutlineResponse,
+    CasePassagesResponse,
+    CaseSearchResponse,
+    CaseTextResponse,
+)
 from search_core.kinds.case_law.service import CaseSearch
 
 app = create_app()
@@ -88,6 +93,22 @@ def find_in_case(
     ] = "each",
 ) -> CasePassagesResponse:
     return cases.passages(doc_id, keywords, limit, body_budget_of(app), start=start, mode=mode)
+
+
+@app.get(
+    "/cases/outline",
+    description=descriptions.OUTLINE_DESCRIPTION,
+    operation_id=descriptions.OUTLINE,
+    responses=responses(CaseOutlineResponse, NOT_FOUND),
+)
+def case_outline(
+    doc_id: DocId,
+    keywords: Annotated[
+        str | None,
+        Query(max_length=limits.MAX_KEYWORDS_CHARS, description=descriptions.OUTLINE_KEYWORDS_DESCRIPTION),
+    ] = None,
+) -> CaseOutlineResponse:
+    return cases.outline(doc_id, keywords, body_budget_of(app))
 
 
 function = ActionGroupFunction(app, cases)

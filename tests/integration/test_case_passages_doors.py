@@ -163,8 +163,8 @@ def test_a_heading_the_decision_lacks_is_refused_with_its_outline(door: Door) ->
         and "第1\u3000争点1について" in reply.body["error"]
     )
     assert "（ほか 102 件）" in reply.body["error"]  # 主文, 事実及び理由 and 第1 to 第120: 20 shown
-    both = reply_of(door.call("search_cases", READ_TEXT, {"doc_id": LONG, "heading": "第1", "offset": 5}))
-    assert not both.ok and "どちらか一方" in both.body["error"]
+    outside = reply_of(door.call("search_cases", READ_TEXT, {"doc_id": LONG, "heading": "第1", "offset": 5}))
+    assert not outside.ok and "の外です" in outside.body["error"]
 
 
 def test_sentence_returns_only_places_where_all_terms_share_a_sentence(door: Door) -> None:

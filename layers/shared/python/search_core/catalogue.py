@@ -87,7 +87,8 @@ class CaseLaw:
         return f"""法律調査の助手: 日本の判例（裁判所の判決）を調べます。{names} の searchCases で検索し（検索式・
 裁判所・日付。主文：や事件名：で部分を限定、金額はどの書き方でも同じ額に一致、court の 高裁・地裁・
 最高裁 はその審級）、findInCase で判決の中の語の箇所へ進み（near で語が揃う箇所、next_start で続き）、
-readCaseText で全文を next_offset をたどって読みます。答えには判決の doc_id・裁判所・判決日を示し、
+長い判決は caseOutline で見出しと語の数を見て、readCaseText の heading でその部分を読みます（全文は
+next_offset をたどって）。答えには判決の doc_id・裁判所・判決日を示し、
 判決の文言は元の表記のまま引用してください。total が該当の総数、more が true なら続きがあります。"""
 
 

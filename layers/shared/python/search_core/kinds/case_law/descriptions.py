@@ -18,6 +18,7 @@ from search_core.kinds.case_law.limits import (
     MAX_SEARCHED_CHARS,
     PASSAGE_BEFORE,
 )
+from search_core.kinds.case_law.text.headings import LINES_READ_FORWARD
 
 NO_HITS = "該当なし。"
 NEWEST, RELEVANCE = "newest", "relevance"
@@ -30,7 +31,7 @@ MAIN_TEXT_CUT = "…"
 
 # The operations' names (operationId): every door shows them to the model (a Bedrock Agent's tool names end in them,
 # MCP tools are named by them), so the descriptions and messages refer to an operation by its name, never its path.
-SEARCH, READ_TEXT, FIND_IN_CASE = "searchCases", "readCaseText", "findInCase"
+SEARCH, READ_TEXT, FIND_IN_CASE, OUTLINE = "searchCases", "readCaseText", "findInCase", "caseOutline"
 # The statute operation that reads an article a decision cites (search_statutes' operationId).
 GET_ARTICLE = "getArticle"
 SEARCH_DESCRIPTION = (
@@ -123,9 +124,10 @@ PASSAGES_LIMIT_DESCRIPTION = f"返す箇所の数（1〜{MAX_LIMIT}、既定 {DE
 DOC_ID_DESCRIPTION = f"読む判決の doc_id（{SEARCH} の結果にあるもの）"
 OFFSET_DESCRIPTION = "読み始める位置（文字数、既定 0）。前のページの next_offset を渡します"
 HEADING_DESCRIPTION = (
-    "この見出しの行から読む（offset の代わりに指定）。見出しの番号を外側から（第3の2、第３ > ２ > （１）、主文）、"
-    "または見出しの語（当裁判所の判断、争点2）。間の階層は省けます。最初に当てはまる見出しから読みます（その部分の"
-    "終わりでは止まらず、ページの長さまで続きます。続きは next_offset）"
+    "この見出しの部分だけを読む。見出しの番号を外側から（第3の2、第３ > ２ > （１）、主文）、または見出しの語"
+    "（当裁判所の判断、争点2）。間の階層は省けます。最初に当てはまる見出しの行から、その部分の終わり（section_end）"
+    "までを読みます。長い部分の続きは、同じ heading と next_offset を offset に渡して読みます（部分を読み終えたら "
+    f"next_offset は null）。見出しの一覧は {OUTLINE} で"
 )
 SEARCHED_UNTIL_DESCRIPTION = (
     f"非常に長い判決だけにある: 語を探すのは全文のこの位置（offset）まで（主文と事実及び理由の先頭から、正規化して "
@@ -149,3 +151,20 @@ CITED_ARTICLES_DESCRIPTION = (
     "「改正前」とあれば判決は改正前の版を適用しています（その改正の施行日より前の日を date に渡す）。"
     "法令名は判決の書いたとおりで、略称や旧題のこともあります"
 )
+
+OUTLINE_DESCRIPTION = (
+    "判決の見出しの一覧（目次）を 1 回で返します: 主文、事実及び理由、第1 …、1、(1)、ア、(ア) … を判決の番号のまま、"
+    "それぞれの位置（offset）・長さ（length）・それを囲む見出し（path）とともに。長い判決でどこに何が書かれているかを"
+    f"先に見て、{READ_TEXT} の heading（見出しの番号や語: 第4の2、当裁判所の判断）でその部分だけを読めます。"
+    "keywords を渡すと、各見出しの部分に語が出てくる回数（count）も返すので、当事者の主張（第2・第3）と裁判所の判断"
+    "（当裁判所の判断）のどちらに語があるかが分かります。応答サイズに収まらなければ深い階層から省きます（message）。"
+)
+OUTLINE_KEYWORDS_DESCRIPTION = (
+    f"数える語（{SEARCH} の keywords と同じ書き方。除外語は数えません）。各見出しの count に、その部分に出てくる回数"
+)
+OUTLINE_SHALLOWER = "応答サイズに収めるため、深さ {depth} までの見出しを示します（より深い {left:,} 件は省略）。"
+OUTLINE_CUT = "応答サイズに収めるため、いちばん外側の見出しの前の方だけを示します。"
+OUTLINE_LINES_NOTE = (
+    f"非常に長い判決のため、見出しは最初の {LINES_READ_FORWARD:,} 行から読みました（その先の見出しは出ません）。"
+)
+OUTLINE_COUNT_NOTE = "count は主文と事実及び理由の中で数えました（語を探す範囲の中だけ）。"

@@ -131,10 +131,44 @@ class CaseTextResponse(BaseModel):
     headings: list[str] = Field(description="このページが始まる部分の見出し（外側から順に。例: 事実及び理由 > 第3）")
     text: str = Field(description="全文のうち offset から始まる部分")
     offset: int
-    next_offset: int | None = Field(description="続きを読むときの offset。最後まで読んだら null")
+    next_offset: int | None = Field(
+        description="続きを読むときの offset。最後まで読んだら null（heading を指定したときは、その部分を読み終えたら"
+        " null）"
+    )
     total_chars: int
     searched_until: int | None = absent_when_none(SEARCHED_UNTIL_DESCRIPTION)
+    section: list[str] | None = absent_when_none("heading を指定したとき: 読んでいる部分の見出し（外側から順に）")
+    section_end: int | None = absent_when_none(
+        "heading を指定したとき: その部分が終わる位置（ここから先は次の見出し。続けて読むなら offset にこの値を渡す）"
+    )
     cited_articles: list[CitedArticleShown] = Field(description=CITED_ARTICLES_DESCRIPTION)
+
+
+class OutlineEntry(BaseModel):
+    heading: str = Field(description=f"見出し（書かれたとおり。{READ_TEXT} の heading に path と合わせて渡せる）")
+    path: list[str] = Field(description="この見出しを囲む見出し（外側から順に。自分は含まない）")
+    depth: int = Field(description="入れ子の深さ（主文・事実及び理由が 1、第1 が 2 …）")
+    offset: int = Field(description=f"見出しの行の位置（全文の先頭からの文字数。{READ_TEXT} の offset に使える）")
+    length: int = Field(description="この部分（次の同じか外側の見出しまで）の文字数")
+    count: int | None = absent_when_none(
+        "keywords を指定したとき: この部分（その中の小見出しの部分も含む）に語が出てくる回数"
+    )
+
+
+class CaseOutlineResponse(BaseModel):
+    doc_id: str
+    court: str | None
+    date: str | None
+    case_number: str | None
+    case_name: str | None
+    total_chars: int
+    headings: list[OutlineEntry]
+    depth_shown: int = Field(
+        description="返した見出しの最も深い階層（応答サイズに収めるため浅くしたら message が言う）"
+    )
+    complete: bool = Field(description="この判決の見出しをすべて返したなら true")
+    searched_until: int | None = absent_when_none(SEARCHED_UNTIL_DESCRIPTION)
+    message: str | None = absent_when_none("見出しを省いたときや、語の数え方の説明")
 
 
 class CasePassagesResponse(BaseModel):

@@ -3,6 +3,7 @@ budget (reading/answers.py)."""
 
 from __future__ import annotations
 
+from bisect import bisect_left
 from contextlib import AbstractContextManager
 from datetime import date
 
@@ -12,11 +13,12 @@ from search_core.engine.watchdog import bounded
 from search_core.errors import InvalidRequest, NotFound, QueryAborted, QueryFailed
 from search_core.fulltext.expression import Expression
 from search_core.fulltext.normalize import normalize
-from search_core.fulltext.places import Place, near_places, occurrences, outer_places
+from search_core.fulltext.places import Place, aligned, near_places, occurrences, outer_places
 from search_core.kinds.case_law.descriptions import (
     EACH,
     FIND_IN_CASE,
     NEWEST,
+    OUTLINE,
     READ_TEXT,
     RELEVANCE,
     SEARCH,
@@ -37,6 +39,7 @@ from search_core.kinds.case_law.reading.answers import (
     fit_hits,
     hit,
     late_snippets_note,
+    outline_body,
     outside_the_text,
     page,
     passage,
@@ -44,11 +47,16 @@ from search_core.kinds.case_law.reading.answers import (
     search_body,
 )
 from search_core.kinds.case_law.reading.pages import page_end
-from search_core.kinds.case_law.responses import CasePassagesResponse, CaseSearchResponse, CaseTextResponse
+from search_core.kinds.case_law.responses import (
+    CaseOutlineResponse,
+    CasePassagesResponse,
+    CaseSearchResponse,
+    CaseTextResponse,
+)
 from search_core.kinds.case_law.store.database import FILE_NAME, open_cases
 from search_core.kinds.case_law.store.index import CaseIndex
 from search_core.kinds.case_law.text.courts import canonical_court
-from search_core.kinds.case_law.text.headings import heading_offset, heading_path, outline
+from search_core.kinds.case_law.text.headings import Section, heading_path, outline, section_at, sections
 from search_core.observability import logger, metrics
 from search_core.settings import Settings
 from search_core.storage.cache import LocalCopy
@@ -107,17 +115,24 @@ class CaseSearch:
         self._data.expire()
 
     def text(self, doc_id: str, offset: int, budget: int, heading: str | None = None) -> CaseTextResponse:
+        """A page of the decision from `offset`; with `heading`, of that part alone, from its start (or from
+        `offset` within it) to its end at most."""
         decision = self._decision(doc_id)
         full = decision.full_text
-        if heading is not None:
-            offset = _heading_start(full, heading, offset)
+        section = None if heading is None else _section(full, heading, offset)
+        if section is not None:
+            offset = offset or section.start
         if offset > len(full):
             raise InvalidRequest(f"offset が大きすぎます（この判決の全文は {len(full)} 文字です）。")
+        until = len(full) if section is None else section.end
+        readable = full if section is None else full[:until]
         headings = heading_path(full, offset)  # once: the page's length is searched for with it unchanged
-        end = page_end(
-            full, offset, lambda text, next_offset: page(decision, full, offset, text, next_offset, headings), budget
-        )
-        return page(decision, full, offset, full[offset:end], end if end < len(full) else None, headings)
+
+        def shown(text: str, next_offset: int | None) -> CaseTextResponse:
+            return page(decision, full, offset, text, next_offset, headings, section)
+
+        end = page_end(readable, offset, shown, budget)
+        return shown(full[offset:end], end if end < until else None)
 
     def passages(
         self, doc_id: str, keywords: str, limit: int, budget: int, start: int = 0, mode: str = EACH
@@ -154,6 +169,17 @@ class CaseSearch:
         message = " ".join(note for note in notes if note) or None
         fitted, _ = fit_rows(shown, lambda r: passages_body(decision, full, found, r, message).model_dump(), budget)
         return passages_body(decision, full, found, fitted, message)
+
+    def outline(self, doc_id: str, keywords: str | None, budget: int) -> CaseOutlineResponse:
+        """The decision's headings (text/headings.py sections), with how often the terms of `keywords` occur under
+        each, fitted to `budget` by depth."""
+        expression = _to_find(keywords, "{}数える語を 1 つ以上指定してください。") if keywords else None
+        index = self._data.current()
+        with self._deadline(index, _passages_timeout_message(self.limits)) as deadline:
+            decision = _found(index.decision(doc_id), doc_id)
+            parts, whole = sections(decision.full_text)
+            counts = None if expression is None else _counts(decision, parts, expression, deadline)
+        return outline_body(decision, parts, whole, counts, budget)
 
     def close(self) -> None:
         self._data.close()
@@ -224,6 +250,20 @@ def _to_find(keywords: str, refusal: str) -> Expression:
     return expression
 
 
+def _counts(decision: Decision, parts: list[Section], expression: Expression, deadline: float) -> list[int]:
+    """How many times the expression's terms occur in each part, where a decision is searched (its regions, up to
+    searched_until), counted on the normalised text and placed by where each occurrence begins as written."""
+    normal, starts = aligned(decision.searched_text, deadline)
+    regions = list(decision.regions.values())
+    found = sorted(
+        starts[begin]
+        for term in expression.positive_terms
+        for begin, _ in term.spans(normal)
+        if any(low <= starts[begin] < high for low, high in regions)
+    )
+    return [bisect_left(found, part.end) - bisect_left(found, part.start) for part in parts]
+
+
 def _places(decision: Decision, shown: Expression | None, deadline: float) -> tuple[list[Place], int] | None:
     """The places of a hit that `passages` asks for (outer_places), or None when it asks for none."""
     if shown is None:
@@ -270,19 +310,22 @@ def _search_timeout_message(limits: QueryLimits) -> str:
     )
 
 
-def _heading_start(full: str, heading: str, offset: int) -> int:
-    """Where the part named `heading` begins in the decision's full text (InvalidRequest if none is so named, or if
-    an offset is given too: one place to read from)."""
-    if offset:
-        raise InvalidRequest("offset と heading はどちらか一方だけを指定してください。")
-    found = heading_offset(full, heading)
+def _section(full: str, heading: str, offset: int) -> Section:
+    """The part named `heading` in the decision's full text, with `offset` (if given) inside it; InvalidRequest if
+    none is so named, naming the outermost headings, or if `offset` lies outside it."""
+    found = section_at(full, heading)
+    if found is not None and offset and not found.start <= offset < found.end:
+        raise InvalidRequest(
+            f"offset {offset} は見出し「{heading[:MAX_HEADING_CHARS]}」の部分（{found.start}〜{found.end}）の外です。"
+            "heading と一緒に渡す offset は、その部分の next_offset にしてください。"
+        )
     if found is None:
         titles = outline(full)
         more = f"（ほか {len(titles) - _OUTLINE_SHOWN} 件）" if len(titles) > _OUTLINE_SHOWN else ""
         shown = "、".join(titles[:_OUTLINE_SHOWN]) + more if titles else "（見出しなし）"
         raise InvalidRequest(
             f"見出し「{heading[:MAX_HEADING_CHARS]}」はこの判決にありません。この判決の大見出し: {shown}。"
-            f"語で探すなら {FIND_IN_CASE} を使ってください。"
+            f"見出しの一覧は {OUTLINE} で、語で探すなら {FIND_IN_CASE} を使ってください。"
         )
     return found
 

@@ -12,23 +12,35 @@ from search_core.fulltext.expression import Expression
 from search_core.fulltext.places import SHOWN_AFTER, Occurrences, Place
 from search_core.fulltext.snippet import excerpt, snippet
 from search_core.fulltext.terms import Term
-from search_core.kinds.case_law.descriptions import FIND_IN_CASE, MAIN_TEXT_CUT, NO_HITS, READ_TEXT, searched_in_part
+from search_core.kinds.case_law.descriptions import (
+    FIND_IN_CASE,
+    MAIN_TEXT_CUT,
+    NO_HITS,
+    OUTLINE_COUNT_NOTE,
+    OUTLINE_CUT,
+    OUTLINE_LINES_NOTE,
+    OUTLINE_SHALLOWER,
+    READ_TEXT,
+    searched_in_part,
+)
 from search_core.kinds.case_law.language import FIELDS
 from search_core.kinds.case_law.limits import NAME_CHARS, PASSAGE_BEFORE
 from search_core.kinds.case_law.models import CaseMatches, CaseQuery, Decision, Listed
 from search_core.kinds.case_law.responses import (
     CaseHit,
+    CaseOutlineResponse,
     CasePassagesResponse,
     CaseSearchResponse,
     CaseTextResponse,
     DecisionWithinFilters,
+    OutlineEntry,
     Passage,
     TermCount,
     cited_articles_of,
 )
 from search_core.kinds.case_law.store.index import MAX_COUNTED_TERMS
 from search_core.kinds.case_law.text.courts import names_a_court
-from search_core.kinds.case_law.text.headings import heading_path
+from search_core.kinds.case_law.text.headings import Section, heading_path
 from search_core.kinds.case_law.text.overview import overview
 
 
@@ -326,7 +338,13 @@ def outside_the_text(terms: tuple[Term, ...], named: Callable[[Term], str] = lam
 
 
 def page(
-    decision: Decision, full: str, offset: int, text: str, next_offset: int | None, headings: list[str]
+    decision: Decision,
+    full: str,
+    offset: int,
+    text: str,
+    next_offset: int | None,
+    headings: list[str],
+    section: Section | None = None,
 ) -> CaseTextResponse:
     return CaseTextResponse(
         **identity(decision),
@@ -336,5 +354,49 @@ def page(
         next_offset=next_offset,
         total_chars=len(full),
         searched_until=decision.searched_until,
+        section=None if section is None else list(section.path),
+        section_end=None if section is None else section.end,
         cited_articles=cited_articles_of(decision),
     )
+
+
+def outline_body(
+    decision: Decision, parts: list[Section], whole: bool, counts: list[int] | None, budget: int
+) -> CaseOutlineResponse:
+    """The decision's headings with their offsets, lengths and paths (and, with `counts`, their terms' occurrences),
+    as deep as the budget allows: the deepest levels are left out first, then, at the outermost, the last headings;
+    each cut is said."""
+    rows = [
+        OutlineEntry(
+            heading=part.path[-1],
+            path=list(part.path[:-1]),
+            depth=len(part.path),
+            offset=part.start,
+            length=part.end - part.start,
+            count=None if counts is None else counts[index],
+        ).model_dump()
+        for index, part in enumerate(parts)
+    ]
+    deepest = max((row["depth"] for row in rows), default=0)
+
+    def body(shown: list[dict[str, Any]], depth: int, note: str | None) -> dict[str, Any]:
+        complete = whole and len(shown) == len(rows)
+        notes = [note, None if whole else OUTLINE_LINES_NOTE, OUTLINE_COUNT_NOTE if counts is not None else None]
+        return CaseOutlineResponse(
+            **identity(decision),
+            total_chars=len(decision.full_text),
+            headings=[],
+            depth_shown=depth,
+            complete=complete,
+            searched_until=decision.searched_until,
+            message=" ".join(n for n in notes if n) or None,
+        ).model_dump() | {"headings": shown}
+
+    for depth in range(deepest, 0, -1):
+        shown = [row for row in rows if row["depth"] <= depth]
+        note = None if depth == deepest else OUTLINE_SHALLOWER.format(depth=depth, left=len(rows) - len(shown))
+        if embedded_bytes(body(shown, depth, note)) <= budget:
+            return CaseOutlineResponse.model_validate(body(shown, depth, note))
+    top = [row for row in rows if row["depth"] <= 1]
+    kept, _ = fit_rows(top, lambda shown: body(shown, 1, OUTLINE_CUT), budget)
+    return CaseOutlineResponse.model_validate(body(kept, 1, OUTLINE_CUT))

@@ -19,7 +19,7 @@ from __future__ import annotations
 import re
 import unicodedata
 from collections.abc import Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 TITLE_CHARS = 30
 # How far back a heading path is read, in lines: far more than any part of a real judgment runs without a heading.
@@ -241,3 +241,43 @@ def _names(wanted: list[tuple[str, bool]], path: list[_Open]) -> bool:
 
 def _called(part: _Open, name: str, is_marker: bool) -> bool:
     return part.marker == name if is_marker else name in part.title
+
+
+@dataclass(frozen=True)
+class Section:
+    """A heading's part of a decision: from its heading line's start to where a heading of its level or above opens
+    (or the text ends); `path` is its heading and those around it, outermost first, as written."""
+
+    start: int
+    end: int
+    level: int
+    path: tuple[str, ...]
+
+
+def sections(text: str) -> tuple[list[Section], bool]:
+    """Every heading's part in the order the headings come, and whether every line was read (a text of more than
+    LINES_READ_FORWARD lines is read that far, its parts beyond left out).
+
+    >>> text = "主文\\n1 棄却\\n事実及び理由\\n第1 請求\\n本文\\n第2 判断\\n1 争点\\n"
+    >>> [(s.path[-1], text[s.start : s.end].count("\\n")) for s in sections(text)[0]]
+    [('主文', 2), ('1 棄却', 1), ('事実及び理由', 5), ('第1 請求', 2), ('第2 判断', 2), ('1 争点', 1)]
+    """
+    found: list[Section] = []
+    open_parts: list[int] = []  # indices into found of the parts still open, outermost first
+    for start, path in _opened(text):
+        level = path[-1].level
+        while open_parts and found[open_parts[-1]].level >= level:
+            closing = open_parts.pop()
+            found[closing] = replace(found[closing], end=start)
+        open_parts.append(len(found))
+        found.append(Section(start, len(text), level, tuple(part.written for part in path)))
+    lines = max(text.count("\n"), text.count("\r"))
+    return found, lines < LINES_READ_FORWARD
+
+
+def section_at(text: str, wanted: str) -> Section | None:
+    """The part named by `wanted` (as heading_offset reads a name), with where it ends."""
+    start = heading_offset(text, wanted)
+    if start is None:
+        return None
+    return next(section for section in sections(text)[0] if section.start == start)

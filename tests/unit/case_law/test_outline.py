@@ -1,0 +1,78 @@
+"""A decision's outline (its headings with offsets, lengths, paths and the terms' counts under each) and a part of it
+read to its end, within the budget whatever the decision's length."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from tooling.local import DATA_DIR
+
+from search_core.engine.budget import BUDGET_BYTES, embedded_bytes
+from search_core.errors import InvalidRequest
+from search_core.kinds.case_law.service import CaseSearch
+from search_core.kinds.case_law.text.headings import sections
+from search_core.settings import Settings
+from tests.conftest import write_export
+
+LONG = "R05-0930-LONG"
+
+
+@pytest.fixture(scope="module")
+def cases(tmp_path_factory: pytest.TempPathFactory) -> Iterator[CaseSearch]:
+    search = CaseSearch(Settings(sample_data_dir=DATA_DIR, cache_dir=tmp_path_factory.mktemp("cases")))
+    yield search
+    search.close()
+
+
+def test_the_outline_counts_under_each_heading_what_find_in_case_finds(cases: CaseSearch) -> None:
+    outline = cases.outline(LONG, "原告 OR 当裁判所の判断", BUDGET_BYTES)
+    tops = [entry for entry in outline.headings if entry.depth == 1]
+    assert [entry.heading for entry in tops] == ["主文", "事実及び理由"]
+    assert (
+        sum(entry.count or 0 for entry in tops) == cases.passages(LONG, "原告 OR 当裁判所の判断", 20, BUDGET_BYTES).hits
+    )
+
+
+def test_an_outline_too_long_for_the_budget_keeps_its_outer_levels_and_says_so(cases: CaseSearch) -> None:
+    outline = cases.outline(LONG, None, BUDGET_BYTES)
+    assert not outline.complete and outline.depth_shown == 2
+    assert outline.message is not None and "深さ 2 まで" in outline.message
+    assert embedded_bytes(outline.model_dump()) <= BUDGET_BYTES
+    first = outline.headings[4]
+    assert (first.heading, first.path, first.length) == ("第1\u3000争点1について", ["事実及び理由"], 190)
+
+
+def test_a_part_is_read_to_its_end_and_paged_within_it(cases: CaseSearch) -> None:
+    whole = cases.text(LONG, 0, BUDGET_BYTES, heading="第2")
+    assert whole.section == ["事実及び理由", "第2\u3000争点2について"] and whole.next_offset is None
+    assert whole.offset + len(whole.text) == whole.section_end
+    first = cases.text(LONG, 0, 900, heading="事実及び理由")
+    assert first.next_offset is not None and first.section_end == first.total_chars
+    second = cases.text(LONG, first.next_offset, 900, heading="事実及び理由")
+    assert second.offset == first.next_offset and second.section == ["事実及び理由"]
+    with pytest.raises(InvalidRequest, match="の外です"):
+        cases.text(LONG, 5, BUDGET_BYTES, heading="第2")
+
+
+@pytest.mark.parametrize(
+    ("line", "heading"),
+    [("1.5倍の額を支払う", False), ("(1)の事実によれば", False), ("2019 年に", False), ("(1) 争点", True)],
+)
+def test_lines_that_only_look_like_headings_open_no_part(line: str, heading: bool) -> None:
+    text = f"事実及び理由\r\n第1 請求\r\n{line}\r\n本文"
+    assert (len(sections(text)[0]) == 3) is heading
+
+
+def test_an_outline_of_hundreds_of_thousands_of_heading_lines_stays_within_the_budget(tmp_path: Path) -> None:
+    """Given a decision of 300,000 heading lines: the outline reads the first LINES_READ_FORWARD and says so."""
+    body = "".join(f"第{n % 900 + 1} 見出し\n(1) 小見出し\n" for n in range(150_000))
+    source = write_export(
+        tmp_path / "cases.jsonl", [{"doc_id": "HUGE", "main_text": "棄却", "facts_and_reasons": body}]
+    )
+    search = CaseSearch(Settings(dataset_uris={"cases": str(source)}, cache_dir=tmp_path / "cache"))
+    outline = search.outline("HUGE", None, BUDGET_BYTES)
+    assert not outline.complete and outline.message is not None and "最初の 100,000 行" in outline.message
+    assert embedded_bytes(outline.model_dump()) <= BUDGET_BYTES
+    search.close()
