@@ -50,10 +50,19 @@ def search_cases(
         str | None,
         Body(embed=True, max_length=limits.MAX_KEYWORDS_CHARS, description=descriptions.HIT_PASSAGES_DESCRIPTION),
     ] = None,
+    brief: Annotated[bool, Body(embed=True, description=descriptions.BRIEF_DESCRIPTION)] = False,
 ) -> CaseSearchResponse:
     budget = body_budget_of(app)
     return cases.search(
-        keywords, budget, court=court, limit=limit, date_from=date_from, date_to=date_to, sort=sort, passages=passages
+        keywords,
+        budget,
+        court=court,
+        limit=limit,
+        date_from=date_from,
+        date_to=date_to,
+        sort=sort,
+        passages=passages,
+        brief=brief,
     )
 
 

@@ -76,3 +76,22 @@ def test_an_outline_of_hundreds_of_thousands_of_heading_lines_stays_within_the_b
     assert not outline.complete and outline.message is not None and "最初の 100,000 行" in outline.message
     assert embedded_bytes(outline.model_dump()) <= BUDGET_BYTES
     search.close()
+
+
+def test_a_brief_search_names_a_hundred_decisions_in_one_answer(tmp_path: Path) -> None:
+    rows = [
+        {"doc_id": f"D{n:03}", "court": "東京地方裁判所", "date": f"2024-01-{n % 28 + 1:02}",
+         "case_name": "損害賠償請求事件", "main_text": "被告は原告に金100万円を支払え。" * 20,
+         "facts_and_reasons": "不法行為に基づく損害賠償。" * 200}
+        for n in range(150)
+    ]  # fmt: skip
+    source = write_export(tmp_path / "cases.jsonl", rows)
+    search = CaseSearch(Settings(dataset_uris={"cases": str(source)}, cache_dir=tmp_path / "cache"))
+    listed = search.search("損害賠償", BUDGET_BYTES, limit=100, brief=True)
+    assert listed.results == [] and listed.listed is not None and len(listed.listed) == listed.count == 100
+    assert listed.total == 150 and listed.more
+    assert embedded_bytes(listed.model_dump()) <= BUDGET_BYTES
+    assert len(search.search("損害賠償", BUDGET_BYTES, limit=100).results) <= 20
+    with pytest.raises(InvalidRequest, match="brief では passages"):
+        search.search("損害賠償", BUDGET_BYTES, brief=True, passages="不法行為")
+    search.close()

@@ -11,6 +11,7 @@ from search_core.fulltext.places import NEAR_CHARS, OUTER_LAST, SHOWN_AFTER
 from search_core.kinds.case_law.language import FIELDS
 from search_core.kinds.case_law.limits import (
     DEFAULT_LIMIT,
+    MAX_BRIEF_LIMIT,
     MAX_CITED_ARTICLES,
     MAX_KEYWORDS,
     MAX_KEYWORDS_CHARS,
@@ -89,6 +90,10 @@ TEXT_DESCRIPTION = (
     "第3の2、当裁判所の判断 など）を渡すと、その見出しの行から読めます。headings はページが始まる部分の見出し"
     "（例: 事実及び理由 > 第3 当裁判所の判断）。"
     f"cited_articles は判決が引用した条（{GET_ARTICLE} に渡せる law・article）。"
+)
+BRIEF_DESCRIPTION = (
+    "true なら、該当した判決を doc_id・裁判所・判決日・事件番号・事件名だけで一覧します（主文・抜粋・passages なし。"
+    f"limit は最大 {MAX_BRIEF_LIMIT} 件）。「…した判決をすべて挙げて」のように数や一覧が要るときに。既定 False"
 )
 HIT_PASSAGES_DESCRIPTION = (
     "各結果に、この検索式（keywords と同じ書き方。除外語を除く）の語が出てくる箇所を、最初の 1 か所と最後の "

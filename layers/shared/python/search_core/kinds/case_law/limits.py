@@ -8,6 +8,8 @@ from search_core.engine.budget import BUDGET_BYTES
 
 DEFAULT_LIMIT = 5
 MAX_LIMIT = 20
+# How many decisions a brief search names (doc_id, court, date, case number and name alone): a hundred fit the budget.
+MAX_BRIEF_LIMIT = 100
 # Bounds on what a request may send: far above any real search, far below what could cost time.
 MAX_KEYWORDS_CHARS = 1_000
 MAX_KEYWORDS = 20

@@ -16,7 +16,13 @@ from search_core.kinds.case_law.descriptions import (
     READ_TEXT,
     SEARCHED_UNTIL_DESCRIPTION,
 )
-from search_core.kinds.case_law.limits import MAX_CITED_ARTICLES, MAX_NAMED_WITHIN_FILTERS, PAGE_CHARS, PASSAGE_BEFORE
+from search_core.kinds.case_law.limits import (
+    MAX_BRIEF_LIMIT,
+    MAX_CITED_ARTICLES,
+    MAX_NAMED_WITHIN_FILTERS,
+    PAGE_CHARS,
+    PASSAGE_BEFORE,
+)
 from search_core.kinds.case_law.models import Decision
 from search_core.kinds.case_law.text.overview import OVERVIEW_CHARS
 
@@ -103,8 +109,19 @@ class DecisionWithinFilters(BaseModel):
     )
 
 
+class ListedDecision(BaseModel):
+    doc_id: str
+    court: str | None
+    date: str | None = Field(description="判決日（ISO 形式 YYYY-MM-DD、不明なら null）")
+    case_number: str | None
+    case_name: str | None
+
+
 class CaseSearchResponse(BaseModel):
-    results: list[CaseHit]
+    results: list[CaseHit] = Field(description="該当した判決（brief のときは空で、listed に並ぶ）")
+    listed: list[ListedDecision] | None = absent_when_none(
+        f"brief のとき: 該当した判決の doc_id・裁判所・判決日・事件番号・事件名だけ（最大 {MAX_BRIEF_LIMIT} 件）"
+    )
     count: int = Field(description="返した件数")
     total: int = Field(description="条件を満たす判決の総数（total_exact が false なら少なくともこの数）")
     total_exact: bool = Field(description="total が正確なら true、時間内に数えきれなかったら false")

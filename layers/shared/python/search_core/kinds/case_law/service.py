@@ -28,6 +28,7 @@ from search_core.kinds.case_law.descriptions import (
 from search_core.kinds.case_law.language import parse
 from search_core.kinds.case_law.limits import (
     DEFAULT_LIMIT,
+    MAX_BRIEF_LIMIT,
     MAX_HEADING_CHARS,
     MAX_KEYWORDS,
     MAX_KEYWORDS_CHARS,
@@ -38,6 +39,7 @@ from search_core.kinds.case_law.reading.answers import (
     excluded_names,
     fit_hits,
     hit,
+    identity,
     late_snippets_note,
     outline_body,
     outside_the_text,
@@ -87,8 +89,14 @@ class CaseSearch:
         date_to: date | None = None,
         sort: str = NEWEST,
         passages: str | None = None,
+        brief: bool = False,
     ) -> CaseSearchResponse:
-        query = case_query(keywords, court, limit, date_from, date_to, sort)
+        most = MAX_BRIEF_LIMIT if brief else MAX_LIMIT
+        query = case_query(keywords, court, limit, date_from, date_to, sort, most)
+        if brief and passages:
+            raise InvalidRequest("brief では passages を使えません（一覧には箇所を付けません）。")
+        if brief:
+            return self._listed(query, budget, _limit_note(limit, most))
         shown = _shown_places(passages)
         index = self._data.current()
         with self._deadline(index, _search_timeout_message(self.limits)) as deadline:
@@ -98,7 +106,7 @@ class CaseSearch:
         hits = [hit(decision, terms, at, deadline) for decision, at in zip(found.decisions, places, strict=True)]
         rows = [shown.model_dump() for shown, _ in hits]
         late = late_snippets_note(sum(not in_time for _, in_time in hits))
-        notes = " ".join(note for note in (_limit_note(limit), late) if note) or None
+        notes = " ".join(note for note in (_limit_note(limit, MAX_LIMIT), late) if note) or None
         fitted = fit_hits(rows, lambda r: search_body(r, found, notes, query).model_dump(), budget)
         if rows and not fitted:
             raise QueryFailed("結果が大きすぎて返せません。limit を小さくしてください。")
@@ -107,6 +115,16 @@ class CaseSearch:
             "case search", keywords=[t.text for t in query.expression.terms], court=query.court, rows=len(fitted)
         )
         return search_body(fitted, found, notes, query)
+
+    def _listed(self, query: CaseQuery, budget: int, note: str | None) -> CaseSearchResponse:
+        """A search's decisions named alone (brief): no 主文, snippet or passages, so a hundred fit one answer."""
+        index = self._data.current()
+        with self._deadline(index, _search_timeout_message(self.limits)) as deadline:
+            found = index.search(query, deadline)
+        rows = [identity(decision) for decision in found.decisions]
+        fitted, _ = fit_rows(rows, lambda r: search_body([], found, note, query, r).model_dump(), budget)
+        metrics.add_metric(name="CasesReturned", unit="Count", value=len(fitted))
+        return search_body([], found, note, query, fitted)
 
     def warm(self) -> None:
         self.search(None, BUDGET_BYTES, court=_WARMING_COURT, limit=1)
@@ -215,8 +233,10 @@ def case_query(
     date_from: date | None = None,
     date_to: date | None = None,
     sort: str = NEWEST,
+    most: int = MAX_LIMIT,
 ) -> CaseQuery:
-    """The search an agent's parameters ask for, checked (InvalidRequest when it cannot be run)."""
+    """The search an agent's parameters ask for, checked (InvalidRequest when it cannot be run); at most `most`
+    decisions."""
     expression = parse(keywords or "")
     _check_size(expression)
     if date_from and date_to and date_from > date_to:
@@ -224,7 +244,7 @@ def case_query(
     court_name = canonical_court(court) if court and court.strip() else None
     written = normalize(court) if court and court_name else None
     query = CaseQuery(
-        expression, min(limit, MAX_LIMIT), court_name, date_from, date_to, sort == RELEVANCE, court_as_written=written
+        expression, min(limit, most), court_name, date_from, date_to, sort == RELEVANCE, court_as_written=written
     )
     if not expression.clauses and not query.filtered:
         raise InvalidRequest(
@@ -370,7 +390,7 @@ def _check_size(expression: Expression) -> None:
         )
 
 
-def _limit_note(limit: int) -> str | None:
-    if limit <= MAX_LIMIT:
+def _limit_note(limit: int, most: int) -> str | None:
+    if limit <= most:
         return None
-    return f"limit は最大 {MAX_LIMIT} 件です（{limit} を {MAX_LIMIT} にしました）。続きは条件で絞ってください。"
+    return f"limit は最大 {most} 件です（{limit} を {most} にしました）。続きは条件で絞ってください。"

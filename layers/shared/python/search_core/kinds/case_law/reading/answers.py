@@ -33,6 +33,7 @@ from search_core.kinds.case_law.responses import (
     CaseSearchResponse,
     CaseTextResponse,
     DecisionWithinFilters,
+    ListedDecision,
     OutlineEntry,
     Passage,
     TermCount,
@@ -137,9 +138,15 @@ def _cut_main_texts(rows: list[dict[str, Any]], length: int) -> list[dict[str, A
 
 
 def search_body(
-    rows: list[dict[str, Any]], found: CaseMatches, note: str | None, query: CaseQuery
+    rows: list[dict[str, Any]],
+    found: CaseMatches,
+    note: str | None,
+    query: CaseQuery,
+    listed: list[dict[str, Any]] | None = None,
 ) -> CaseSearchResponse:
+    """A search's answer: its hits in full (`rows`), or named alone (`listed`, a brief search)."""
     hits = [CaseHit.model_validate(row) for row in rows]
+    shown = len(hits) if listed is None else len(listed)
     named = query.expression.name
     counts = [TermCount(term=named(t)[:100], count=n) for t, n in found.term_counts.items()] or None
     estimate = None if found.total_exact else f"該当は少なくとも {found.total} 件です（すべては数えていません）。"
@@ -149,15 +156,16 @@ def search_body(
         _undated_note(found),
         searched_in_part(sum(h.searched_until is not None for h in hits)),
     )
-    parts = (note, estimate, cut, None if hits else _no_hits(found, query), *asides)
+    parts = (note, estimate, cut, None if shown else _no_hits(found, query), *asides)
     message = " ".join(part for part in parts if part) or None
     return CaseSearchResponse(
         within_filters=[_within_filters(listed) for listed in found.within_filters] or None,
         results=hits,
-        count=len(hits),
+        listed=None if listed is None else [ListedDecision.model_validate(row) for row in listed],
+        count=shown,
         total=found.total,
         total_exact=found.total_exact,
-        more=found.total > len(hits) or not found.total_exact,  # uncounted candidates may hold more
+        more=found.total > shown or not found.total_exact,  # uncounted candidates may hold more
         message=message,
         term_counts=counts,
     )
