@@ -22,6 +22,11 @@ from search_core.kinds.case_law.service import CaseSearch
 app = create_app()
 NOT_FOUND = "操作または判決が見つからない"
 cases = CaseSearch()
+# The outcomes a search may be narrowed to (text/outcome.py OUTCOMES).
+Outcome = Literal[
+    "請求認容", "一部認容", "請求棄却", "却下", "控訴棄却", "原判決取消・変更", "上告棄却", "破棄差戻し", "破棄自判",
+    "有罪", "有罪（執行猶予）", "無罪", "unknown",
+]  # fmt: skip
 # The decision to read, as both reading operations take it.
 DocId = Annotated[str, Query(max_length=limits.MAX_DOC_ID_CHARS, description=descriptions.DOC_ID_DESCRIPTION)]
 
@@ -51,6 +56,7 @@ def search_cases(
         Body(embed=True, max_length=limits.MAX_KEYWORDS_CHARS, description=descriptions.HIT_PASSAGES_DESCRIPTION),
     ] = None,
     brief: Annotated[bool, Body(embed=True, description=descriptions.BRIEF_DESCRIPTION)] = False,
+    outcome: Annotated[Outcome | None, Body(embed=True, description=descriptions.OUTCOME_FILTER_DESCRIPTION)] = None,
 ) -> CaseSearchResponse:
     budget = body_budget_of(app)
     return cases.search(
@@ -63,6 +69,7 @@ def search_cases(
         sort=sort,
         passages=passages,
         brief=brief,
+        outcome=outcome,
     )
 
 

@@ -58,7 +58,7 @@ def test_search_returns_the_contract_fields(cases_fn: ModuleType) -> None:
     first = body["results"][0]
     assert set(first) == {
         "doc_id", "court", "date", "date_text", "case_number", "case_name", "main_text", "main_text_complete",
-        "overview", "snippet", "headings", "total_chars", "cited_articles",
+        "overview", "snippet", "headings", "total_chars", "cited_articles", "outcome",
     }  # fmt: skip
     assert (first["doc_id"], first["date"], first["date_text"]) == ("R10-0101-H", "2028-01-01", "令和10年1月1日")
 

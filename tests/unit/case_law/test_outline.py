@@ -95,3 +95,22 @@ def test_a_brief_search_names_a_hundred_decisions_in_one_answer(tmp_path: Path) 
     with pytest.raises(InvalidRequest, match="brief では passages"):
         search.search("損害賠償", BUDGET_BYTES, brief=True, passages="不法行為")
     search.close()
+
+
+def test_a_search_narrowed_to_an_outcome_finds_the_decisions_whose_main_text_states_it(tmp_path: Path) -> None:
+    rows = [
+        {"doc_id": "WON", "date": "2024-01-01", "main_text": "被告は、原告に対し、100万円を支払え。",
+         "facts_and_reasons": "不法行為に基づく損害賠償請求である。"},
+        {"doc_id": "LOST", "date": "2024-01-02", "main_text": "原告の請求を棄却する。",
+         "facts_and_reasons": "不法行為に基づく損害賠償請求である。"},
+        {"doc_id": "APPEAL", "date": "2024-01-03", "main_text": "本件控訴を棄却する。",
+         "facts_and_reasons": "不法行為に基づく損害賠償請求の控訴である。"},
+    ]  # fmt: skip
+    source = write_export(tmp_path / "cases.jsonl", rows)
+    search = CaseSearch(Settings(dataset_uris={"cases": str(source)}, cache_dir=tmp_path / "cache"))
+    won = search.search("損害賠償", BUDGET_BYTES, outcome="請求認容")
+    assert [hit.doc_id for hit in won.results] == ["WON"] and won.results[0].outcome.sentence == rows[0]["main_text"]
+    appeal = search.search(None, BUDGET_BYTES, outcome="控訴棄却")
+    assert [hit.doc_id for hit in appeal.results] == ["APPEAL"] and appeal.results[0].outcome.note
+    assert search.search("損害賠償", BUDGET_BYTES, outcome="無罪").total == 0
+    search.close()

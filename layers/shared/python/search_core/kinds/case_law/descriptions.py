@@ -20,6 +20,7 @@ from search_core.kinds.case_law.limits import (
     PASSAGE_BEFORE,
 )
 from search_core.kinds.case_law.text.headings import LINES_READ_FORWARD
+from search_core.kinds.case_law.text.outcome import OUTCOMES
 
 NO_HITS = "該当なし。"
 NEWEST, RELEVANCE = "newest", "relevance"
@@ -173,3 +174,12 @@ OUTLINE_LINES_NOTE = (
     f"非常に長い判決のため、見出しは最初の {LINES_READ_FORWARD:,} 行から読みました（その先の見出しは出ません）。"
 )
 OUTLINE_COUNT_NOTE = "count は主文と事実及び理由の中で数えました（語を探す範囲の中だけ）。"
+
+OUTCOME_KIND_DESCRIPTION = f"結論の種類: {'、'.join(OUTCOMES)}（unknown は規則が当てはまらない主文。推測はしません）"
+APPEAL_NOTE = (
+    "控訴・上告を棄却した判決です: 原審の結論（請求が認められたか）はこの判決の主文にはなく、事実及び理由に書かれて"
+    "いればそこで分かります"
+)
+OUTCOME_FILTER_DESCRIPTION = (
+    f"主文が述べる結論で絞る（{'、'.join(OUTCOMES)}）。主文を決まった規則で読んだ結論です（unknown は読めなかった判決）"
+)

@@ -26,10 +26,11 @@ class CaseQuery:
     by_relevance: bool = False  # else newest first
     court_as_written: str | None = None  # normalised: the beginning of a name as stored (知財高 of 知財高裁)
     undated: bool = False  # only the decisions without a date (what a date filter leaves out)
+    outcome: str | None = None  # only the decisions whose 主文 states this outcome (text/outcome.py)
 
     @property
     def filtered(self) -> bool:
-        return bool(self.court or self.date_from or self.date_to or self.undated)
+        return bool(self.court or self.date_from or self.date_to or self.undated or self.outcome)
 
     @property
     def dated(self) -> bool:

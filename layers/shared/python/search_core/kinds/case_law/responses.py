@@ -9,10 +9,12 @@ from search_core.doors.envelope import absent_when_none
 from search_core.fulltext.places import NEAR_CHARS
 from search_core.fulltext.snippet import SCAN_CHARS
 from search_core.kinds.case_law.descriptions import (
+    APPEAL_NOTE,
     CITED_ARTICLES_DESCRIPTION,
     FIND_IN_CASE,
     GET_ARTICLE,
     MAIN_TEXT_CUT,
+    OUTCOME_KIND_DESCRIPTION,
     READ_TEXT,
     SEARCHED_UNTIL_DESCRIPTION,
 )
@@ -24,6 +26,7 @@ from search_core.kinds.case_law.limits import (
     PASSAGE_BEFORE,
 )
 from search_core.kinds.case_law.models import Decision
+from search_core.kinds.case_law.text.outcome import APPEAL_DISMISSED, FINAL_APPEAL_DISMISSED, read_outcome
 from search_core.kinds.case_law.text.overview import OVERVIEW_CHARS
 
 
@@ -55,6 +58,18 @@ def cited_articles_of(decision: Decision) -> list[CitedArticleShown]:
         CitedArticleShown(law=cited.law, article=cited.article, note=cited.note or None, count=cited.times)
         for cited in decision.cited_articles[:MAX_CITED_ARTICLES]
     ]
+
+
+class OutcomeShown(BaseModel):
+    kind: str = Field(description=OUTCOME_KIND_DESCRIPTION)
+    sentence: str | None = Field(description="結論を読んだ主文の文（書かれたとおり。unknown なら null）")
+    note: str | None = absent_when_none(APPEAL_NOTE)
+
+
+def outcome_of(decision: Decision) -> OutcomeShown:
+    read = read_outcome(decision.main_text)
+    appeal = read.kind in (APPEAL_DISMISSED, FINAL_APPEAL_DISMISSED)
+    return OutcomeShown(kind=read.kind, sentence=read.sentence, note=APPEAL_NOTE if appeal else None)
 
 
 class CaseHit(BaseModel):
@@ -91,6 +106,7 @@ class CaseHit(BaseModel):
     )
     searched_until: int | None = absent_when_none(SEARCHED_UNTIL_DESCRIPTION)
     cited_articles: list[CitedArticleShown] = Field(description=CITED_ARTICLES_DESCRIPTION)
+    outcome: OutcomeShown = Field(description="主文が述べる結論（決まった規則で読む。当てはまらなければ unknown）")
 
 
 class TermCount(BaseModel):

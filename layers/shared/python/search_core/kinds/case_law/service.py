@@ -90,9 +90,10 @@ class CaseSearch:
         sort: str = NEWEST,
         passages: str | None = None,
         brief: bool = False,
+        outcome: str | None = None,
     ) -> CaseSearchResponse:
         most = MAX_BRIEF_LIMIT if brief else MAX_LIMIT
-        query = case_query(keywords, court, limit, date_from, date_to, sort, most)
+        query = case_query(keywords, court, limit, date_from, date_to, sort, most, outcome)
         if brief and passages:
             raise InvalidRequest("brief では passages を使えません（一覧には箇所を付けません）。")
         if brief:
@@ -234,6 +235,7 @@ def case_query(
     date_to: date | None = None,
     sort: str = NEWEST,
     most: int = MAX_LIMIT,
+    outcome: str | None = None,
 ) -> CaseQuery:
     """The search an agent's parameters ask for, checked (InvalidRequest when it cannot be run); at most `most`
     decisions."""
@@ -244,7 +246,14 @@ def case_query(
     court_name = canonical_court(court) if court and court.strip() else None
     written = normalize(court) if court and court_name else None
     query = CaseQuery(
-        expression, min(limit, most), court_name, date_from, date_to, sort == RELEVANCE, court_as_written=written
+        expression,
+        min(limit, most),
+        court_name,
+        date_from,
+        date_to,
+        sort == RELEVANCE,
+        court_as_written=written,
+        outcome=outcome,
     )
     if not expression.clauses and not query.filtered:
         raise InvalidRequest(

@@ -38,6 +38,7 @@ from search_core.kinds.case_law.responses import (
     Passage,
     TermCount,
     cited_articles_of,
+    outcome_of,
 )
 from search_core.kinds.case_law.store.index import MAX_COUNTED_TERMS
 from search_core.kinds.case_law.text.courts import names_a_court
@@ -91,6 +92,7 @@ def hit(
         total_chars=len(decision.full_text),
         searched_until=decision.searched_until,
         cited_articles=cited_articles_of(decision),
+        outcome=outcome_of(decision),
     )
     return found, in_time
 

@@ -40,10 +40,11 @@ from search_core.fulltext.progress import Progress, no_progress
 from search_core.kinds.case_law.limits import MAX_DOC_ID_CHARS, MAX_SEARCHED_CHARS, MAX_SEARCHED_NAME_CHARS
 from search_core.kinds.case_law.store.exports import counted_rows, read_decisions
 from search_core.kinds.case_law.text.courts import canonical_court
+from search_core.kinds.case_law.text.outcome import read_outcome
 
 # Raised whenever what is prepared changes, so a file of an older format is refused (docs/case-law.md lists
 # what each version holds).
-FORMAT_VERSION = "13"
+FORMAT_VERSION = "14"
 SEARCHED_COLUMNS = ("doc_id", "court", "date", "case_number", "case_name", "main_text", "facts_and_reasons")
 _BODY = ("main_text", "facts_and_reasons")
 # Keywords never hold whitespace, so joining the columns with a newline never creates a false match across them.
@@ -63,7 +64,7 @@ READING, NUMBERING, INDEXING, WRITING_INDEX, SAVING = STAGES
 _STAGED = """CREATE TEMP TABLE staged (
     doc_id VARCHAR, court VARCHAR, court_canonical VARCHAR, date DATE, date_text VARCHAR, case_number VARCHAR,
     case_name VARCHAR, source_url VARCHAR, has_main_text BOOLEAN, main_at INTEGER, main_length INTEGER,
-    searched_chars INTEGER, texts BLOB)"""
+    searched_chars INTEGER, outcome VARCHAR, texts BLOB)"""
 
 
 @dataclass(frozen=True)
@@ -196,7 +197,7 @@ def _stage(
                 continue
             values.append(_staged_values(row, searched_chars))
         if values:
-            con.executemany("INSERT INTO staged VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", values)
+            con.executemany("INSERT INTO staged VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", values)
             staged += len(values)
     duplicates = staged - con.execute("SELECT count(DISTINCT doc_id) FROM staged").fetchall()[0][0]
     progress(READING, staged + skipped, staged + skipped)
@@ -218,6 +219,7 @@ def _staged_values(row: dict[str, Any], searched_chars: int) -> tuple[Any, ...]:
         row["main_text"] is not None,
         *_main_span(pieces),
         kept,
+        read_outcome(row["main_text"]).kind,
         packed(COLUMN_SEPARATOR.join(pieces), row["main_text"], row["facts_and_reasons"]),
     )
 
@@ -232,7 +234,7 @@ def _number_decisions(con: duckdb.DuckDBPyConnection) -> None:
     con.execute("DROP TABLE staged")
     con.execute(
         """CREATE TABLE cases AS SELECT doc_num, doc_id, court, court_canonical, date, date_text, case_number,
-        case_name, source_url, main_at, main_length, searched_chars FROM numbered ORDER BY doc_num"""
+        case_name, source_url, main_at, main_length, searched_chars, outcome FROM numbered ORDER BY doc_num"""
     )
     con.execute("CREATE UNIQUE INDEX cases_doc_id ON cases (doc_id)")
     con.execute("SET force_compression = 'uncompressed'")

@@ -199,7 +199,7 @@ class CaseIndex:
                 ELSE starts_with(court_canonical, $court) OR contains(court_canonical, '裁判所' || $court)
                     OR contains(court_canonical, '支部' || $court) OR starts_with(court, $written) END)
             AND ($from IS NULL OR date >= $from) AND ($to IS NULL OR date <= $to)
-            AND (NOT $undated OR date IS NULL)""",
+            AND (NOT $undated OR date IS NULL) AND ($outcome IS NULL OR outcome = $outcome)""",
             {
                 "court": query.court,
                 "level": names_level(query.court or ""),
@@ -207,6 +207,7 @@ class CaseIndex:
                 "from": query.date_from,
                 "to": query.date_to,
                 "undated": query.undated,
+                "outcome": query.outcome,
             },
         ).fetchall()
         return BitMap(row[0] for row in rows)

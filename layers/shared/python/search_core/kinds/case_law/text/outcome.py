@@ -1,0 +1,106 @@
+"""The outcome of a decision as its 主文 states it, read by written rules, one per kind of outcome, each naming the
+sentence it was read from; `unknown` where no rule applies (never a guess).
+
+>>> read_outcome("一　原告の請求を棄却する。二　訴訟費用は原告の負担とする。")
+Outcome(kind='請求棄却', sentence='一　原告の請求を棄却する。')
+>>> read_outcome("本件控訴を棄却する。").kind, read_outcome("原判決を破棄する。本件を東京高等裁判所に差し戻す。").kind
+('控訴棄却', '破棄差戻し')
+>>> read_outcome("申立人と相手方は離婚する。").kind
+'unknown'
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from collections.abc import Callable
+from typing import NamedTuple
+
+UNKNOWN = "unknown"
+# A higher court's dismissal of an appeal: the outcome below is not in its 主文.
+APPEAL_DISMISSED, FINAL_APPEAL_DISMISSED = "控訴棄却", "上告棄却"
+# The outcomes, as the rules below name them (the filter's values).
+OUTCOMES = (
+    "請求認容", "一部認容", "請求棄却", "却下", "控訴棄却", "原判決取消・変更", "上告棄却", "破棄差戻し", "破棄自判",
+    "有罪", "有罪（執行猶予）", "無罪", UNKNOWN,
+)  # fmt: skip
+# What a 主文 orders when it grants a claim: to pay, to hand over, to refrain, a right declared.
+_GRANTS = re.compile(
+    "支払え|明け渡せ|引き渡せ|返還せよ|収去|退去せよ|登記手続をせよ|してはならない|差し止め|廃棄せよ|確認する|"
+    "取り消す|無効であることを確認|謝罪広告|削除せよ|開示せよ|履行せよ|分割する"
+)
+_SENTENCE = re.compile(r"[^。]*。?")
+# A rule reads one sentence of the 主文 (and may look at the whole 主文), both with NFKC and without spaces.
+Rule = Callable[[str, str], bool]
+
+
+class Outcome(NamedTuple):
+    kind: str
+    sentence: str | None
+
+
+def read_outcome(main_text: str | None) -> Outcome:
+    """The outcome the 主文 states, and the sentence it is read from (as written)."""
+    text = main_text or ""
+    sentences = [found.group() for found in _SENTENCE.finditer(text) if found.group().strip()]
+    for kind, rule in _RULES:
+        for sentence in sentences:
+            if rule(_plain(sentence), _plain(text)):
+                return Outcome(kind, sentence.strip())
+    return Outcome(UNKNOWN, None)
+
+
+def _plain(text: str) -> str:
+    return re.sub(r"\s", "", unicodedata.normalize("NFKC", text))
+
+
+def _has(*phrases: str) -> Rule:
+    """A rule: the sentence holds one of `phrases` (regular expressions)."""
+    pattern = re.compile("|".join(phrases))
+    return lambda sentence, whole: pattern.search(sentence) is not None
+
+
+def _granted_in_part(sentence: str, whole: str) -> bool:
+    return "その余の請求を棄却" in sentence and _GRANTS.search(whole) is not None
+
+
+def _granted(sentence: str, whole: str) -> bool:
+    return _GRANTS.search(sentence) is not None and "請求を棄却" not in whole and "却下" not in whole
+
+
+def _dismissed(sentence: str, whole: str) -> bool:
+    return re.search("(?<!その余の)請求(?:をいずれも|を)棄却", sentence) is not None
+
+
+def _suspended(sentence: str, whole: str) -> bool:
+    return "刑の執行を猶予" in sentence and _SENTENCED.search(whole) is not None
+
+
+def _sentenced(sentence: str, whole: str) -> bool:
+    return _SENTENCED.search(sentence) is not None and "刑の執行を猶予" not in whole
+
+
+def _remanded(sentence: str, whole: str) -> bool:
+    return "破棄" in whole and re.search("差し?戻す|移送する", sentence) is not None
+
+
+_SENTENCED = re.compile("被告人を(?:死刑|無期|懲役|禁錮|拘禁刑|罰金|拘留|科料)")
+# In order: a higher court's disposal first (its 主文 also restates what it orders), then a criminal judgment, then a
+# civil first instance; 却下 last, as it may dismiss only part of a claim granted in the rest.
+_RULES: tuple[tuple[str, Rule], ...] = (
+    ("破棄差戻し", _remanded),
+    ("破棄自判", _has("原判決を破棄する", "原判決中.*を破棄する")),
+    ("上告棄却", _has("上告を棄却する", "上告をいずれも棄却する")),
+    (
+        "原判決取消・変更",
+        _has("原判決を取り消す", "原判決中.*を取り消す", "原判決を次のとおり変更する", "原判決を変更する"),
+    ),
+    ("控訴棄却", _has("控訴を棄却する", "控訴をいずれも棄却する")),
+    ("無罪", _has("被告人は無罪")),
+    ("有罪（執行猶予）", _suspended),
+    ("有罪", _sentenced),
+    ("一部認容", _granted_in_part),
+    ("請求棄却", _dismissed),
+    ("請求認容", _granted),
+    ("却下", _has("却下する")),
+)

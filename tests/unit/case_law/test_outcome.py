@@ -1,0 +1,57 @@
+"""The outcome read from a 主文 by written rules, checked against hand-labelled 主文 of every form, the ones no rule
+may read included (unknown, never a guess)."""
+
+from __future__ import annotations
+
+import pytest
+
+from search_core.kinds.case_law.text.outcome import OUTCOMES, UNKNOWN, read_outcome
+
+LABELLED = [
+    ("１　原告の請求を棄却する。\n２　訴訟費用は原告の負担とする。", "請求棄却", "１　原告の請求を棄却する。"),
+    ("原告らの請求をいずれも棄却する。", "請求棄却", None),
+    ("１　被告は、原告に対し、１００万円及びこれに対する令和３年４月１日から支払済みまで年３分の割合による"
+     "金員を支払え。\n２　訴訟費用は被告の負担とする。\n３　この判決は、仮に執行することができる。", "請求認容", None),
+    ("被告は、原告に対し、別紙物件目録記載の建物を明け渡せ。", "請求認容", None),
+    ("原告が別紙目録記載の土地につき所有権を有することを確認する。", "請求認容", None),
+    ("処分行政庁が令和２年５月１日付けでした処分を取り消す。", "請求認容", None),
+    ("１　被告は、原告に対し、５０万円を支払え。\n２　原告のその余の請求を棄却する。\n３　訴訟費用はこれを５分し…",
+     "一部認容", "２　原告のその余の請求を棄却する。"),
+    ("本件訴えを却下する。", "却下", None),
+    ("本件申立てを却下する。", "却下", None),
+    ("１　本件控訴を棄却する。\n２　控訴費用は控訴人の負担とする。", "控訴棄却", "１　本件控訴を棄却する。"),
+    ("本件各控訴をいずれも棄却する。", "控訴棄却", None),
+    ("１　原判決を取り消す。\n２　被控訴人の請求を棄却する。", "原判決取消・変更", "１　原判決を取り消す。"),
+    ("原判決を次のとおり変更する。\n被控訴人は、控訴人に対し、３００万円を支払え。", "原判決取消・変更", None),
+    ("原判決中控訴人敗訴部分を取り消す。", "原判決取消・変更", None),
+    ("本件上告を棄却する。\n上告費用は上告人の負担とする。", "上告棄却", None),
+    ("原判決を破棄する。\n本件を東京高等裁判所に差し戻す。", "破棄差戻し", "本件を東京高等裁判所に差し戻す。"),
+    ("原判決を破棄する。\n被上告人の控訴を棄却する。", "破棄自判", "原判決を破棄する。"),
+    ("被告人を懲役３年に処する。\nこの裁判確定の日から５年間その刑の執行を猶予する。", "有罪（執行猶予）", None),
+    ("被告人を懲役２年６月に処する。\n未決勾留日数中６０日をその刑に算入する。", "有罪",
+     "被告人を懲役２年６月に処する。"),
+    ("被告人を罰金３０万円に処する。", "有罪", None),
+    ("被告人を拘禁刑１年に処する。", "有罪", None),
+    ("被告人は無罪。", "無罪", "被告人は無罪。"),
+    ("申立人と相手方を離婚する。", UNKNOWN, None),
+    ("被相続人の遺産のうち別紙遺産目録記載の不動産は申立人が取得する。", UNKNOWN, None),
+    ("本件を東京地方裁判所に移送する。", UNKNOWN, None),
+    ("", UNKNOWN, None),
+    (None, UNKNOWN, None),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize(("main_text", "kind", "sentence"), LABELLED)
+def test_each_outcome_is_read_from_its_sentence(main_text: str | None, kind: str, sentence: str | None) -> None:
+    outcome = read_outcome(main_text)
+    assert outcome.kind == kind
+    if sentence is not None:
+        assert outcome.sentence == sentence
+    if kind == UNKNOWN:
+        assert outcome.sentence is None
+    else:
+        assert outcome.sentence and outcome.sentence in (main_text or "")
+
+
+def test_every_outcome_has_a_labelled_main_text() -> None:
+    assert {kind for _, kind, _ in LABELLED} == set(OUTCOMES)
