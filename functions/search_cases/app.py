@@ -107,8 +107,12 @@ def find_in_case(
     mode: Annotated[
         Literal["each", "near", "sentence"], Query(description=descriptions.PASSAGES_MODE_DESCRIPTION)
     ] = "each",
+    heading: Annotated[
+        str | None,
+        Query(max_length=limits.MAX_HEADING_CHARS, description=descriptions.PASSAGES_HEADING_DESCRIPTION),
+    ] = None,
 ) -> CasePassagesResponse:
-    return cases.passages(doc_id, keywords, limit, body_budget_of(app), start=start, mode=mode)
+    return cases.passages(doc_id, keywords, limit, body_budget_of(app), start=start, mode=mode, heading=heading)
 
 
 @app.get(

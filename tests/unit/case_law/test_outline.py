@@ -114,3 +114,20 @@ def test_a_search_narrowed_to_an_outcome_finds_the_decisions_whose_main_text_sta
     assert [hit.doc_id for hit in appeal.results] == ["APPEAL"] and appeal.results[0].outcome.note
     assert search.search("損害賠償", BUDGET_BYTES, outcome="無罪").total == 0
     search.close()
+
+
+def test_a_term_confined_to_the_courts_reasoning_is_not_found_in_a_partys_argument(tmp_path: Path) -> None:
+    argued = "事実及び理由\n第1 当事者の主張\n原告は被告に重過失があると主張する。\n第2 当裁判所の判断\n否。\n"
+    held = "事実及び理由\n第1 当事者の主張\n原告の主張。\n第2 当裁判所の判断\n被告には重過失がある。\n"
+    rows = [
+        {"doc_id": "ARGUED", "date": "2024-01-01", "main_text": "原告の請求を棄却する。", "facts_and_reasons": argued},
+        {"doc_id": "HELD", "date": "2024-01-02", "main_text": "被告は原告に支払え。", "facts_and_reasons": held},
+    ]  # fmt: skip
+    source = write_export(tmp_path / "cases.jsonl", rows)
+    search = CaseSearch(Settings(dataset_uris={"cases": str(source)}, cache_dir=tmp_path / "cache"))
+    assert {hit.doc_id for hit in search.search("重過失", BUDGET_BYTES).results} == {"ARGUED", "HELD"}
+    assert [hit.doc_id for hit in search.search("判断:重過失", BUDGET_BYTES).results] == ["HELD"]
+    assert search.passages("ARGUED", "判断:重過失", 5, BUDGET_BYTES).hits == 0
+    assert search.passages("ARGUED", "重過失", 5, BUDGET_BYTES, heading="当事者の主張").hits == 1
+    assert search.passages("ARGUED", "重過失", 5, BUDGET_BYTES, heading="当裁判所の判断").hits == 0
+    search.close()

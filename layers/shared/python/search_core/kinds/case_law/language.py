@@ -4,8 +4,8 @@ parts of a decision a term may be confined to by writing their name and a colon 
 Each part is a class, as each kind of term is: how a candidate's part is read when it is checked, and whether
 findInCase's text (主文 and 事実及び理由) holds it. A new part is one class and one entry in FIELDS.
 
->>> [term.text for term in parse("主文:棄却 事件名:損害賠償 理由:損害").terms]
-['主文:棄却', '事件名:損害賠償', '理由:損害']
+>>> [term.text for term in parse("主文:棄却 事件名:損害賠償 判断:過失 理由:損害").terms]
+['主文:棄却', '事件名:損害賠償', '判断:過失', '理由:損害']
 """
 
 from __future__ import annotations
@@ -17,6 +17,7 @@ from search_core.fulltext import expression
 from search_core.fulltext.expression import Expression
 from search_core.fulltext.normalize import normalize
 from search_core.kinds.case_law.limits import MAX_SEARCHED_NAME_CHARS
+from search_core.kinds.case_law.text.headings import REASONING, reasoning_span
 
 
 @dataclass(frozen=True)
@@ -64,7 +65,21 @@ class CaseName(Field):
         return normalize((candidate.case_name or "")[:MAX_SEARCHED_NAME_CHARS])
 
 
-FIELDS: dict[str, Field] = {field.name: field for field in (MainText(), CaseName())}
+class Reasoning(Field):
+    """The court's own reasoning (当裁判所の判断, 争点に対する判断: text/headings.py reasoning_span), read from the
+    searched text's headings: empty in a decision without such a heading, so a term confined to it holds nowhere
+    there."""
+
+    name = REASONING
+    in_text = True
+    shown_as = None
+
+    def read(self, candidate: Candidate) -> str:
+        span = reasoning_span(candidate.searched)
+        return "" if span is None else candidate.searched[span[0] : span[1]]
+
+
+FIELDS: dict[str, Field] = {field.name: field for field in (MainText(), CaseName(), Reasoning())}
 
 
 def parse(keywords: str) -> Expression:

@@ -11,6 +11,7 @@ from search_core.fulltext.citations import CitedArticle, articles_cited
 from search_core.fulltext.expression import Expression
 from search_core.fulltext.normalize import normalize
 from search_core.fulltext.terms import Term
+from search_core.kinds.case_law.text.headings import REASONING, reasoning_span
 
 
 @dataclass(frozen=True)
@@ -118,6 +119,16 @@ class Decision:
         main_start = len(_MAIN_HEADING)
         reasons_start = main_start + len(self.main_text or "") + len(_REASONS_HEADING)
         return {"主文": (main_start, main_start + main), "事実及び理由": (reasons_start, reasons_start + reasons)}
+
+    def regions_for(self, terms: tuple[Term, ...]) -> dict[str, tuple[int, int]]:
+        """`regions`, and where the court's own reasoning lies when a term is confined to it (判断:): read from the
+        headings only then, as a decision of many heading lines takes a while to read."""
+        regions = self.regions
+        if any(term.field == REASONING for term in terms):
+            low, high = regions["事実及び理由"]
+            found = reasoning_span(self.full_text) or (high, high)
+            regions = regions | {REASONING: (min(max(found[0], low), high), max(min(found[1], high), low))}
+        return regions
 
     @property
     def searched_text(self) -> str:

@@ -13,7 +13,7 @@ from search_core.engine.watchdog import bounded
 from search_core.errors import InvalidRequest, NotFound, QueryAborted, QueryFailed
 from search_core.fulltext.expression import Expression
 from search_core.fulltext.normalize import normalize
-from search_core.fulltext.places import Place, aligned, near_places, occurrences, outer_places
+from search_core.fulltext.places import Place, Regions, aligned, near_places, occurrences, outer_places
 from search_core.kinds.case_law.descriptions import (
     EACH,
     FIND_IN_CASE,
@@ -154,10 +154,18 @@ class CaseSearch:
         return shown(full[offset:end], end if end < until else None)
 
     def passages(
-        self, doc_id: str, keywords: str, limit: int, budget: int, start: int = 0, mode: str = EACH
+        self,
+        doc_id: str,
+        keywords: str,
+        limit: int,
+        budget: int,
+        start: int = 0,
+        mode: str = EACH,
+        heading: str | None = None,
     ) -> CasePassagesResponse:
         """The places in one decision where the expression's terms occur (each, or all of them near each other),
-        from offset `start`, with their offsets and headings, fitted to `budget`."""
+        from offset `start`, with their offsets and headings, fitted to `budget`; with `heading`, in that part
+        alone."""
         expression = _to_find(keywords, "{}探す語を 1 つ以上指定してください。")
         terms = expression.positive_terms
         first = min(limit, MAX_LIMIT)
@@ -166,15 +174,18 @@ class CaseSearch:
         with self._deadline(index, _passages_timeout_message(self.limits)) as deadline:
             decision = _found(index.decision(doc_id), doc_id)
             full, searched = decision.full_text, decision.searched_text
+            regions: Regions = decision.regions_for(expression.terms)
+            if heading is not None:
+                regions = _within(regions, _section(full, heading, 0))
             found = (
-                occurrences(searched, terms, first, start, decision.regions, deadline, expression.name)
+                occurrences(searched, terms, first, start, regions, deadline, expression.name)
                 if mode == EACH
                 else near_places(
                     searched,
                     expression.clauses,
                     first,
                     start,
-                    decision.regions,
+                    regions,
                     deadline,
                     expression.name,
                     mode == SENTENCE,
@@ -279,6 +290,16 @@ def _to_find(keywords: str, refusal: str) -> Expression:
     return expression
 
 
+def _within(regions: Regions, section: Section) -> Regions:
+    """The regions of a decision cut to one of its parts: terms are found in that part alone.
+
+    >>> _within({"主文": (3, 10), "事実及び理由": (20, 90)}, Section(30, 50, 2, ("第2",)))
+    {'主文': (30, 30), '事実及び理由': (30, 50)}
+    """
+    return {name: (max(low, section.start), max(min(high, section.end), section.start)) for name, (low, high) in
+            regions.items()}  # fmt: skip
+
+
 def _counts(decision: Decision, parts: list[Section], expression: Expression, deadline: float) -> list[int]:
     """How many times the expression's terms occur in each part, where a decision is searched (its regions, up to
     searched_until), counted on the normalised text and placed by where each occurrence begins as written."""
@@ -297,7 +318,8 @@ def _places(decision: Decision, shown: Expression | None, deadline: float) -> tu
     """The places of a hit that `passages` asks for (outer_places), or None when it asks for none."""
     if shown is None:
         return None
-    return outer_places(decision.searched_text, shown.positive_terms, decision.regions, deadline, shown.name)
+    regions = decision.regions_for(shown.positive_terms)
+    return outer_places(decision.searched_text, shown.positive_terms, regions, deadline, shown.name)
 
 
 def _nowhere(hits: int, keywords: str, searched_until: int | None = None) -> str | None:

@@ -281,3 +281,24 @@ def section_at(text: str, wanted: str) -> Section | None:
     if start is None:
         return None
     return next(section for section in sections(text)[0] if section.start == start)
+
+
+# What a heading of the court's own reasoning holds (第3 当裁判所の判断, 争点に対する判断).
+REASONING = "判断"
+
+
+def reasoning_span(text: str) -> tuple[int, int] | None:
+    """Where the court's own reasoning lies: from the first to the last of the outermost parts whose heading holds
+    判断 (第3 当裁判所の判断; 第3 争点1に対する判断 and 第4 争点2に対する判断 together), None if no heading does.
+
+    >>> text = "事実及び理由\\n第1 請求\\n原告の主張\\n第2 当裁判所の判断\\n1 争点\\n認める\\n"
+    >>> span = reasoning_span(text)
+    >>> span is not None and text[span[0] : span[1]]
+    '第2 当裁判所の判断\\n1 争点\\n認める\\n'
+    """
+    judged = [part for part in sections(text)[0] if REASONING in unicodedata.normalize("NFKC", part.path[-1])]
+    if not judged:
+        return None
+    outermost = min(len(part.path) for part in judged)
+    spans = [(part.start, part.end) for part in judged if len(part.path) == outermost]
+    return spans[0][0], spans[-1][1]
