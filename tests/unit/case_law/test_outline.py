@@ -131,3 +131,16 @@ def test_a_term_confined_to_the_courts_reasoning_is_not_found_in_a_partys_argume
     assert search.passages("ARGUED", "重過失", 5, BUDGET_BYTES, heading="当事者の主張").hits == 1
     assert search.passages("ARGUED", "重過失", 5, BUDGET_BYTES, heading="当裁判所の判断").hits == 0
     search.close()
+
+
+def test_find_in_case_leaves_out_the_places_whose_sentence_holds_an_excluded_term(tmp_path: Path) -> None:
+    text = "事実及び理由\n原告は被告に過失があると主張する。被告に過失はない。過失を認める証拠もない。\n"
+    rows = [{"doc_id": "X", "date": "2024-01-01", "main_text": "棄却する。", "facts_and_reasons": text}]
+    source = write_export(tmp_path / "cases.jsonl", rows)
+    search = CaseSearch(Settings(dataset_uris={"cases": str(source)}, cache_dir=tmp_path / "cache"))
+    assert search.passages("X", "過失", 5, BUDGET_BYTES).hits == 3
+    found = search.passages("X", "過失 -主張 -証拠", 5, BUDGET_BYTES)
+    assert found.hits == 1 and [p.term for p in found.passages] == ["過失"]
+    assert "被告に過失はない" in found.passages[0].text
+    assert search.passages("X", "過失 被告 -主張", 5, BUDGET_BYTES, mode="sentence").hits == 1
+    search.close()

@@ -88,7 +88,8 @@ class CaseLaw:
 裁判所・日付。主文：や事件名：で部分を限定、金額はどの書き方でも同じ額に一致、court の 高裁・地裁・
 最高裁 はその審級）、findInCase で判決の中の語の箇所へ進み（near で語が揃う箇所、next_start で続き）、
 長い判決は caseOutline で見出しと語の数を見て、readCaseText の heading でその部分を読みます（全文は
-next_offset をたどって）。答えには判決の doc_id・裁判所・判決日を示し、
+next_offset をたどって）。判断：を付けた語は裁判所の判断の部分だけで探し、各結果の outcome は主文の結論です
+（outcome で絞れ、brief で一覧）。答えには判決の doc_id・裁判所・判決日を示し、
 判決の文言は元の表記のまま引用してください。total が該当の総数、more が true なら続きがあります。"""
 
 

@@ -13,6 +13,7 @@ Every term is read from a normalised keyword and compared with normalised text (
 from __future__ import annotations
 
 import re
+from bisect import bisect_left
 from collections.abc import Iterator
 from dataclasses import dataclass
 from datetime import date
@@ -251,3 +252,43 @@ class InField(Term):
     @property
     def every_writing(self) -> bool:
         return self.term.every_writing
+
+
+@dataclass(frozen=True)
+class AwayFrom(Term):
+    """A term where no sentence holding it holds an excluded term: a place a search's exclusions leave out, as
+    findInCase reads them (過失 -否定: the sentences of 過失 that do not say 否定). A sentence ends at 。 or a line.
+
+    >>> away = AwayFrom(Phrase("過失"), (Phrase("否定"),))
+    >>> list(away.spans("過失を否定する。過失がある。")), away.text
+    ([(8, 10)], '過失')
+    """
+
+    term: Term
+    excluded: tuple[Term, ...]
+
+    @property
+    def text(self) -> str:  # type: ignore[override]
+        return self.term.text
+
+    @property
+    def field(self) -> str | None:
+        return self.term.field
+
+    @property
+    def pieces(self) -> tuple[str, ...]:
+        return self.term.pieces
+
+    def spans(self, text: str) -> Iterator[tuple[int, int]]:
+        ends = [found.start() for found in _SENTENCE_END.finditer(text)]
+        marked = sorted(start for term in self.excluded for start, _ in term.spans(text))
+        for span in self.term.spans(text):
+            sentence = bisect_left(ends, span[0])
+            low = ends[sentence - 1] + 1 if sentence else 0
+            high = ends[sentence] if sentence < len(ends) else len(text)
+            first = bisect_left(marked, low)
+            if not (first < len(marked) and marked[first] < high):
+                yield span
+
+
+_SENTENCE_END = re.compile("[。\n\r]")

@@ -125,8 +125,9 @@ PASSAGES_MODE_DESCRIPTION = (
 )
 EACH, NEAR, SENTENCE = "each", "near", "sentence"
 PASSAGES_KEYWORDS_DESCRIPTION = (
-    f"探す語（{SEARCH} と同じ検索式。OR・除外・引用符も可）。本文（主文・事実及び理由）の中を探すので、"
-    "事件名: を付けた語は数えません（事件名は応答の case_name）"
+    f"探す語（{SEARCH} と同じ検索式。OR・除外・引用符も可）。除外語（-主張）は文ごとに効き、除外語を含む文の箇所は"
+    "数えません（当事者の主張の文を除くときに）。判断：を付けた語は裁判所の判断の部分だけで探します。本文（主文・"
+    "事実及び理由）の中を探すので、事件名: を付けた語は数えません（事件名は応答の case_name）"
 )
 PASSAGES_LIMIT_DESCRIPTION = f"返す箇所の数（1〜{MAX_LIMIT}、既定 {DEFAULT_LIMIT}）"
 DOC_ID_DESCRIPTION = f"読む判決の doc_id（{SEARCH} の結果にあるもの）"

@@ -4,6 +4,7 @@ budget (reading/answers.py)."""
 from __future__ import annotations
 
 from bisect import bisect_left
+from collections.abc import Callable
 from contextlib import AbstractContextManager
 from datetime import date
 
@@ -14,6 +15,7 @@ from search_core.errors import InvalidRequest, NotFound, QueryAborted, QueryFail
 from search_core.fulltext.expression import Expression
 from search_core.fulltext.normalize import normalize
 from search_core.fulltext.places import Place, Regions, aligned, near_places, occurrences, outer_places
+from search_core.fulltext.terms import AwayFrom, Term
 from search_core.kinds.case_law.descriptions import (
     EACH,
     FIND_IN_CASE,
@@ -167,7 +169,7 @@ class CaseSearch:
         from offset `start`, with their offsets and headings, fitted to `budget`; with `heading`, in that part
         alone."""
         expression = _to_find(keywords, "{}探す語を 1 つ以上指定してください。")
-        terms = expression.positive_terms
+        terms, clauses = _away_from_excluded(expression)
         first = min(limit, MAX_LIMIT)
         index = self._data.current()
         # Bounded like a search: a 10-million-character decision takes 32 s in near mode.
@@ -178,22 +180,15 @@ class CaseSearch:
             if heading is not None:
                 regions = _within(regions, _section(full, heading, 0))
             found = (
-                occurrences(searched, terms, first, start, regions, deadline, expression.name)
+                occurrences(searched, terms, first, start, regions, deadline, _named(expression))
                 if mode == EACH
                 else near_places(
-                    searched,
-                    expression.clauses,
-                    first,
-                    start,
-                    regions,
-                    deadline,
-                    expression.name,
-                    mode == SENTENCE,
+                    searched, clauses, first, start, regions, deadline, _named(expression), mode == SENTENCE
                 )
             )
         shown = [passage(full, hit).model_dump() for hit in found.first]
         notes = (
-            outside_the_text(terms, expression.name) or _nowhere(found.total, keywords, decision.searched_until),
+            outside_the_text(terms, _named(expression)) or _nowhere(found.total, keywords, decision.searched_until),
             searched_in_part(decision.searched_until is not None, one=True),
         )
         message = " ".join(note for note in notes if note) or None
@@ -288,6 +283,20 @@ def _to_find(keywords: str, refusal: str) -> Expression:
     if not expression.positive_terms:
         raise InvalidRequest(refusal.format(_nothing_to_find(expression)))
     return expression
+
+
+def _away_from_excluded(expression: Expression) -> tuple[tuple[Term, ...], tuple[tuple[Term, ...], ...]]:
+    """The expression's terms and clauses as findInCase finds them: a place whose sentence holds an excluded term
+    is none (fulltext/terms.py AwayFrom)."""
+    if not expression.excluded:
+        return expression.positive_terms, expression.clauses
+    away = {term: AwayFrom(term, expression.excluded) for term in expression.positive_terms}
+    return tuple(away.values()), tuple(tuple(away[term] for term in clause) for clause in expression.clauses)
+
+
+def _named(expression: Expression) -> Callable[[Term], str]:
+    """How a place names its term: as the agent wrote it (a term kept away from excluded ones by its own name)."""
+    return lambda term: expression.name(term.term if isinstance(term, AwayFrom) else term)
 
 
 def _within(regions: Regions, section: Section) -> Regions:
