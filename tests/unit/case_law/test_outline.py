@@ -37,8 +37,9 @@ def test_the_outline_counts_under_each_heading_what_find_in_case_finds(cases: Ca
 
 def test_an_outline_too_long_for_the_budget_keeps_its_outer_levels_and_says_so(cases: CaseSearch) -> None:
     outline = cases.outline(LONG, None, BUDGET_BYTES)
-    assert not outline.complete and outline.depth_shown == 2
-    assert outline.message is not None and "深さ 2 まで" in outline.message
+    assert not outline.complete and outline.depth_shown == 3
+    assert outline.message is not None and "深さ 3 の見出しは前から" in outline.message
+    assert [entry.depth for entry in outline.headings].count(3) > 0
     assert embedded_bytes(outline.model_dump()) <= BUDGET_BYTES
     first = outline.headings[4]
     assert (first.heading, first.path, first.length) == ("第1\u3000争点1について", ["事実及び理由"], 190)

@@ -171,7 +171,10 @@ OUTLINE_DESCRIPTION = (
 OUTLINE_KEYWORDS_DESCRIPTION = (
     f"数える語（{SEARCH} の keywords と同じ書き方。除外語は数えません）。各見出しの count に、その部分に出てくる回数"
 )
-OUTLINE_SHALLOWER = "応答サイズに収めるため、深さ {depth} までの見出しを示します（より深い {left:,} 件は省略）。"
+OUTLINE_SHALLOWER = (
+    "応答サイズに収めるため、深さ {depth} の見出しは前から {shown:,} 件までを示し、残りとより深い見出しの計 "
+    "{left:,} 件は省略しました（readCaseText の heading で部分を読むか、keywords の count で場所を絞ってください）。"
+)
 OUTLINE_CUT = "応答サイズに収めるため、いちばん外側の見出しの前の方だけを示します。"
 OUTLINE_LINES_NOTE = (
     f"非常に長い判決のため、見出しは最初の {LINES_READ_FORWARD:,} 行から読みました（その先の見出しは出ません）。"

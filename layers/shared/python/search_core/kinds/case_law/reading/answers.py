@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable
+from functools import partial
 from typing import Any
 
 from search_core.engine.budget import TRUNCATION_MARKER, embedded_bytes, fit_rows, largest
@@ -404,9 +405,37 @@ def outline_body(
 
     for depth in range(deepest, 0, -1):
         shown = [row for row in rows if row["depth"] <= depth]
-        note = None if depth == deepest else OUTLINE_SHALLOWER.format(depth=depth, left=len(rows) - len(shown))
-        if embedded_bytes(body(shown, depth, note)) <= budget:
-            return CaseOutlineResponse.model_validate(body(shown, depth, note))
+        if depth == deepest and embedded_bytes(body(shown, depth, None)) <= budget:
+            return CaseOutlineResponse.model_validate(body(shown, depth, None))
+        longest_note = OUTLINE_SHALLOWER.format(depth=depth + 1, shown=len(rows), left=len(rows))
+        if embedded_bytes(body(shown, depth, longest_note)) <= budget:
+            return _deepened(rows, depth, partial(_at_depth, body, depth + 1), budget)
     top = [row for row in rows if row["depth"] <= 1]
     kept, _ = fit_rows(top, lambda shown: body(shown, 1, OUTLINE_CUT), budget)
     return CaseOutlineResponse.model_validate(body(kept, 1, OUTLINE_CUT))
+
+
+def _at_depth(
+    body: Callable[[list[dict[str, Any]], int, str | None], dict[str, Any]],
+    depth: int,
+    shown: list[dict[str, Any]],
+    note: str,
+) -> dict[str, Any]:
+    return body(shown, depth, note)
+
+
+def _deepened(
+    rows: list[dict[str, Any]], depth: int, body: Callable[[list[dict[str, Any]], str], dict[str, Any]], budget: int
+) -> CaseOutlineResponse:
+    """Every heading to `depth`, which fit, and as many of the next level's, in order, as fit beside them."""
+    deeper = [index for index, row in enumerate(rows) if row["depth"] == depth + 1]
+
+    def shown(count: int) -> list[dict[str, Any]]:
+        chosen = set(deeper[:count])
+        return [row for index, row in enumerate(rows) if row["depth"] <= depth or index in chosen]
+
+    def note(count: int) -> str:
+        return OUTLINE_SHALLOWER.format(depth=depth + 1, shown=count, left=len(rows) - len(shown(count)))
+
+    count = largest(0, len(deeper), lambda count: embedded_bytes(body(shown(count), note(count))) <= budget)
+    return CaseOutlineResponse.model_validate(body(shown(count), note(count)))
