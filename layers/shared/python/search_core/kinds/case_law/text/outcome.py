@@ -17,6 +17,8 @@ from collections.abc import Callable
 from typing import NamedTuple
 
 UNKNOWN = "unknown"
+# How much of a 主文 the rules read: real ones state their outcome in a few sentences.
+READ_CHARS, READ_SENTENCES = 5_000, 50
 # A higher court's dismissal of an appeal: the outcome below is not in its 主文.
 APPEAL_DISMISSED, FINAL_APPEAL_DISMISSED = "控訴棄却", "上告棄却"
 # The outcomes, as the rules below name them (the filter's values).
@@ -40,12 +42,14 @@ class Outcome(NamedTuple):
 
 
 def read_outcome(main_text: str | None) -> Outcome:
-    """The outcome the 主文 states, and the sentence it is read from (as written)."""
-    text = main_text or ""
-    sentences = [found.group() for found in _SENTENCE.finditer(text) if found.group().strip()]
+    """The outcome the 主文 states, and the sentence it is read from (as written). The rules read its first
+    READ_CHARS characters: far more than any 主文 states its outcome in, so a hostile one costs no more."""
+    text = (main_text or "")[:READ_CHARS]
+    sentences = [found.group() for found in _SENTENCE.finditer(text) if found.group().strip()][:READ_SENTENCES]
+    plain, whole = [_plain(sentence) for sentence in sentences], _plain(text)
     for kind, rule in _RULES:
-        for sentence in sentences:
-            if rule(_plain(sentence), _plain(text)):
+        for sentence, read in zip(sentences, plain, strict=True):
+            if rule(read, whole):
                 return Outcome(kind, sentence.strip())
     return Outcome(UNKNOWN, None)
 
