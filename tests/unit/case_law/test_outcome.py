@@ -55,3 +55,22 @@ def test_each_outcome_is_read_from_its_sentence(main_text: str | None, kind: str
 
 def test_every_outcome_has_a_labelled_main_text() -> None:
     assert {kind for _, kind, _ in LABELLED} == set(OUTCOMES)
+
+
+@pytest.mark.parametrize(
+    ("main_text", "kind"),
+    [
+        ("被告人を懲役２年に処する。この裁判が確定した日から４年間その刑の全部の執行を猶予する。", "有罪（執行猶予）"),
+        ("１　被告は、原告に対し、３０万円を支払え。２　原告のその余の請求をいずれも棄却する。", "一部認容"),
+        ("１　被告は、原告に対し、３０万円を支払え。２　原告のその余の訴えを却下する。", "一部認容"),
+        ("原判決を破棄し、第１審判決を取り消す。被上告人の請求を棄却する。", "破棄自判"),
+        ("原判決を破棄し、被上告人の控訴を棄却する。", "破棄自判"),
+        ("原判決を次のように変更する。被控訴人は、控訴人に対し、１０万円を支払え。", "原判決取消・変更"),
+        ("原判決主文第１項を次のとおり変更する。", "原判決取消・変更"),
+        ("原決定を取り消す。", "原判決取消・変更"),
+        ("被告の反訴請求を棄却する。", "unknown"),
+        ("被告人を懲役１年に処する。本件公訴事実中窃盗の点については、被告人は無罪。", "有罪"),
+    ],
+)
+def test_red_team_main_texts_are_read_as_lawyers_read_them(main_text: str, kind: str) -> None:
+    assert read_outcome(main_text).kind == kind

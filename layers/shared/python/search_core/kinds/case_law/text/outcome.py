@@ -65,23 +65,28 @@ def _has(*phrases: str) -> Rule:
 
 
 def _granted_in_part(sentence: str, whole: str) -> bool:
-    return "その余の請求を棄却" in sentence and _GRANTS.search(whole) is not None
+    return _REST_REFUSED.search(sentence) is not None and _GRANTS.search(whole) is not None
 
 
 def _granted(sentence: str, whole: str) -> bool:
-    return _GRANTS.search(sentence) is not None and "請求を棄却" not in whole and "却下" not in whole
+    return (
+        _GRANTS.search(sentence) is not None
+        and _COUNTERCLAIM not in sentence
+        and "請求を棄却" not in whole
+        and "却下" not in whole
+    )
 
 
 def _dismissed(sentence: str, whole: str) -> bool:
-    return re.search("(?<!その余の)請求(?:をいずれも|を)棄却", sentence) is not None
+    return _COUNTERCLAIM not in sentence and _DISMISSED.search(sentence) is not None
 
 
 def _suspended(sentence: str, whole: str) -> bool:
-    return "刑の執行を猶予" in sentence and _SENTENCED.search(whole) is not None
+    return "執行を猶予" in sentence and _SENTENCED.search(whole) is not None
 
 
 def _sentenced(sentence: str, whole: str) -> bool:
-    return _SENTENCED.search(sentence) is not None and "刑の執行を猶予" not in whole
+    return _SENTENCED.search(sentence) is not None and "執行を猶予" not in whole
 
 
 def _remanded(sentence: str, whole: str) -> bool:
@@ -89,20 +94,26 @@ def _remanded(sentence: str, whole: str) -> bool:
 
 
 _SENTENCED = re.compile("被告人を(?:死刑|無期|懲役|禁錮|拘禁刑|罰金|拘留|科料)")
+_REST_REFUSED = re.compile("その余の(?:請求を(?:いずれも)?棄却|訴えを却下)")
+_DISMISSED = re.compile("(?<!その余の)請求(?:をいずれも|を)棄却")
+_SET_ASIDE = "原(?:判決|決定|審判)(?:中.*)?を取り消す"
+_VARIED = "原判決.{0,60}を(?:次のとおり|次のように)?変更する"
+# A counterclaim's disposal is not the claim's: its sentences are read by no rule of a claim.
+_COUNTERCLAIM = "反訴"
 # In order: a higher court's disposal first (its 主文 also restates what it orders), then a criminal judgment, then a
 # civil first instance; 却下 last, as it may dismiss only part of a claim granted in the rest.
 _RULES: tuple[tuple[str, Rule], ...] = (
     ("破棄差戻し", _remanded),
-    ("破棄自判", _has("原判決を破棄する", "原判決中.*を破棄する")),
-    ("上告棄却", _has("上告を棄却する", "上告をいずれも棄却する")),
+    ("破棄自判", _has("原判決(?:中.*)?を破棄(?:する|し)")),
+    ("上告棄却", _has("上告を(?:いずれも)?棄却する")),
     (
         "原判決取消・変更",
-        _has("原判決を取り消す", "原判決中.*を取り消す", "原判決を次のとおり変更する", "原判決を変更する"),
+        _has("原(?:判決|決定|審判)(?:中.*)?を取り消す", "原判決.{0,60}を(?:次のとおり|次のように)?変更する"),
     ),
-    ("控訴棄却", _has("控訴を棄却する", "控訴をいずれも棄却する")),
-    ("無罪", _has("被告人は無罪")),
+    ("控訴棄却", _has("控訴を(?:いずれも)?棄却する")),
     ("有罪（執行猶予）", _suspended),
     ("有罪", _sentenced),
+    ("無罪", _has("被告人は無罪")),
     ("一部認容", _granted_in_part),
     ("請求棄却", _dismissed),
     ("請求認容", _granted),
