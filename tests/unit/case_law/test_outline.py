@@ -145,3 +145,33 @@ def test_find_in_case_leaves_out_the_places_whose_sentence_holds_an_excluded_ter
     assert "被告に過失はない" in found.passages[0].text
     assert search.passages("X", "過失 被告 -主張", 5, BUDGET_BYTES, mode="sentence").hits == 1
     search.close()
+
+
+def test_outline_counts_read_fields_and_exclusions_as_find_in_case_does(tmp_path: Path) -> None:
+    text = (
+        "事実及び理由\n第1 当事者の主張\n原告は被告に過失があると主張する。\n第2 当裁判所の判断\n被告に過失がある。\n"
+    )
+    rows = [{"doc_id": "X", "date": "2024-01-01", "main_text": "棄却する。", "facts_and_reasons": text}]
+    source = write_export(tmp_path / "cases.jsonl", rows)
+    search = CaseSearch(Settings(dataset_uris={"cases": str(source)}, cache_dir=tmp_path / "cache"))
+    for keywords in ("判断:過失", "過失 -主張", "事件名:損害賠償 OR 過失"):
+        counts = {e.heading: e.count for e in search.outline("X", keywords, BUDGET_BYTES).headings}
+        for heading in ("当事者の主張", "当裁判所の判断"):
+            part = next(count for title, count in counts.items() if heading in title)
+            assert part == search.passages("X", keywords, 20, BUDGET_BYTES, heading=heading).hits, (keywords, heading)
+    search.close()
+
+
+def test_a_brief_list_never_cuts_a_doc_id(tmp_path: Path) -> None:
+    rows = [
+        {"doc_id": f"hanrei-2020-tokyo-chisai-civil-{n:04}-long-identifier", "date": "2024-01-01",
+         "case_name": "損害賠償請求事件" * 15, "main_text": "棄却する。", "facts_and_reasons": "損害賠償。"}
+        for n in range(100)
+    ]  # fmt: skip
+    source = write_export(tmp_path / "cases.jsonl", rows)
+    search = CaseSearch(Settings(dataset_uris={"cases": str(source)}, cache_dir=tmp_path / "cache"))
+    listed = search.search("損害賠償", BUDGET_BYTES, limit=100, brief=True)
+    assert listed.listed is not None and all(d.doc_id.endswith("-long-identifier") for d in listed.listed)
+    assert len(listed.listed) < 100 and listed.message is not None and "100 件のうち" in listed.message
+    assert embedded_bytes(listed.model_dump()) <= BUDGET_BYTES
+    search.close()

@@ -8,7 +8,7 @@ from collections.abc import Callable
 from contextlib import AbstractContextManager
 from datetime import date
 
-from search_core.engine.budget import BUDGET_BYTES, fit_rows
+from search_core.engine.budget import BUDGET_BYTES, embedded_bytes, fit_rows, largest
 from search_core.engine.limits import QueryLimits
 from search_core.engine.watchdog import bounded
 from search_core.errors import InvalidRequest, NotFound, QueryAborted, QueryFailed
@@ -125,9 +125,18 @@ class CaseSearch:
         with self._deadline(index, _search_timeout_message(self.limits)) as deadline:
             found = index.search(query, deadline)
         rows = [identity(decision) for decision in found.decisions]
-        fitted, _ = fit_rows(rows, lambda r: search_body([], found, note, query, r).model_dump(), budget)
-        metrics.add_metric(name="CasesReturned", unit="Count", value=len(fitted))
-        return search_body([], found, note, query, fitted)
+        cut = _BRIEF_CUT.format(shown=len(rows), asked=len(rows))  # as long as any count it will say
+
+        def fits(count: int) -> bool:
+            return (
+                embedded_bytes(search_body([], found, _joined(note, cut), query, rows[:count]).model_dump()) <= budget
+            )
+
+        kept = len(rows) if fits(len(rows)) else largest(0, len(rows), fits)  # whole rows: a doc_id is never cut
+        if kept < len(rows):
+            note = _joined(note, _BRIEF_CUT.format(shown=kept, asked=len(rows)))
+        metrics.add_metric(name="CasesReturned", unit="Count", value=kept)
+        return search_body([], found, note, query, rows[:kept])
 
     def warm(self) -> None:
         self.search(None, BUDGET_BYTES, court=_WARMING_COURT, limit=1)
@@ -313,14 +322,23 @@ def _counts(decision: Decision, parts: list[Section], expression: Expression, de
     """How many times the expression's terms occur in each part, where a decision is searched (its regions, up to
     searched_until), counted on the normalised text and placed by where each occurrence begins as written."""
     normal, starts = aligned(decision.searched_text, deadline)
-    regions = list(decision.regions.values())
+    terms, _ = _away_from_excluded(expression)
+    regions = decision.regions_for(terms)
     found = sorted(
         starts[begin]
-        for term in expression.positive_terms
-        for begin, _ in term.spans(normal)
-        if any(low <= starts[begin] < high for low, high in regions)
+        for term in terms
+        for begin, end in term.spans(normal)
+        if any(low <= starts[begin] and starts[end - 1] < high for low, high in _bounds(term, regions))
     )
     return [bisect_left(found, part.end) - bisect_left(found, part.start) for part in parts]
+
+
+def _bounds(term: Term, regions: Regions) -> list[tuple[int, int]]:
+    """Where a term is counted, as findInCase counts it: its part's region (none for a part outside the text, such
+    as 事件名), else every part's."""
+    if term.field is not None:
+        return [regions[term.field]] if term.field in regions else []
+    return list(regions.values())
 
 
 def _places(decision: Decision, shown: Expression | None, deadline: float) -> tuple[list[Place], int] | None:
@@ -428,6 +446,13 @@ def _check_size(expression: Expression) -> None:
         raise InvalidRequest(
             f"keywords が長すぎます（正規化すると {length:,} 文字）。{MAX_KEYWORDS_CHARS:,} 文字以内にしてください。"
         )
+
+
+_BRIEF_CUT = "応答サイズに収めるため、該当の {asked} 件のうち {shown} 件を示します（条件で絞ってください）。"
+
+
+def _joined(*notes: str | None) -> str | None:
+    return " ".join(note for note in notes if note) or None
 
 
 def _limit_note(limit: int, most: int) -> str | None:
