@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass, field
 from datetime import date
 from functools import cached_property
@@ -120,13 +121,13 @@ class Decision:
         reasons_start = main_start + len(self.main_text or "") + len(_REASONS_HEADING)
         return {"主文": (main_start, main_start + main), "事実及び理由": (reasons_start, reasons_start + reasons)}
 
-    def regions_for(self, terms: tuple[Term, ...]) -> dict[str, tuple[int, int]]:
+    def regions_for(self, terms: tuple[Term, ...], deadline: float = math.inf) -> dict[str, tuple[int, int]]:
         """`regions`, and where the court's own reasoning lies when a term is confined to it (判断:): read from the
         headings only then, as a decision of many heading lines takes a while to read."""
         regions = self.regions
         if any(term.field == REASONING for term in terms):
             low, high = regions["事実及び理由"]
-            found = reasoning_span(self.full_text) or (high, high)
+            found = reasoning_span(self.full_text, deadline) or (high, high)
             regions = regions | {REASONING: (min(max(found[0], low), high), max(min(found[1], high), low))}
         return regions
 

@@ -3,6 +3,7 @@ budget (reading/answers.py)."""
 
 from __future__ import annotations
 
+import math
 from bisect import bisect_left
 from collections.abc import Callable
 from contextlib import AbstractContextManager
@@ -147,9 +148,11 @@ class CaseSearch:
     def text(self, doc_id: str, offset: int, budget: int, heading: str | None = None) -> CaseTextResponse:
         """A page of the decision from `offset`; with `heading`, of that part alone, from its start (or from
         `offset` within it) to its end at most."""
-        decision = self._decision(doc_id)
-        full = decision.full_text
-        section = None if heading is None else _section(full, heading, offset)
+        index = self._data.current()
+        with self._deadline(index, self.limits.timeout_message) as deadline:
+            decision = _found(index.decision(doc_id), doc_id)
+            full = decision.full_text
+            section = None if heading is None else _section(full, heading, offset, deadline)
         if section is not None:
             offset = offset or section.start
         if offset > len(full):
@@ -185,9 +188,9 @@ class CaseSearch:
         with self._deadline(index, _passages_timeout_message(self.limits)) as deadline:
             decision = _found(index.decision(doc_id), doc_id)
             full, searched = decision.full_text, decision.searched_text
-            regions: Regions = decision.regions_for(expression.terms)
+            regions: Regions = decision.regions_for(expression.terms, deadline)
             if heading is not None:
-                regions = _within(regions, _section(full, heading, 0))
+                regions = _within(regions, _section(full, heading, 0, deadline))
             found = (
                 occurrences(searched, terms, first, start, regions, deadline, _named(expression))
                 if mode == EACH
@@ -209,19 +212,14 @@ class CaseSearch:
         each, fitted to `budget` by depth."""
         expression = _to_find(keywords, "{}数える語を 1 つ以上指定してください。") if keywords else None
         index = self._data.current()
-        with self._deadline(index, _passages_timeout_message(self.limits)) as deadline:
+        with self._deadline(index, _outline_timeout_message(self.limits)) as deadline:
             decision = _found(index.decision(doc_id), doc_id)
-            parts, whole = sections(decision.full_text)
+            parts, whole = sections(decision.full_text, deadline)
             counts = None if expression is None else _counts(decision, parts, expression, deadline)
         return outline_body(decision, parts, whole, counts, budget)
 
     def close(self) -> None:
         self._data.close()
-
-    def _decision(self, doc_id: str) -> Decision:
-        index = self._data.current()
-        with self._deadline(index, self.limits.timeout_message):
-            return _found(index.decision(doc_id), doc_id)
 
     def _places_of(
         self, decisions: list[Decision], shown: Expression | None, deadline: float
@@ -323,7 +321,7 @@ def _counts(decision: Decision, parts: list[Section], expression: Expression, de
     searched_until), counted on the normalised text and placed by where each occurrence begins as written."""
     normal, starts = aligned(decision.searched_text, deadline)
     terms, _ = _away_from_excluded(expression)
-    regions = decision.regions_for(terms)
+    regions = decision.regions_for(terms, deadline)
     found = sorted(
         starts[begin]
         for term in terms
@@ -345,7 +343,7 @@ def _places(decision: Decision, shown: Expression | None, deadline: float) -> tu
     """The places of a hit that `passages` asks for (outer_places), or None when it asks for none."""
     if shown is None:
         return None
-    regions = decision.regions_for(shown.positive_terms)
+    regions = decision.regions_for(shown.positive_terms, deadline)
     return outer_places(decision.searched_text, shown.positive_terms, regions, deadline, shown.name)
 
 
@@ -388,17 +386,17 @@ def _search_timeout_message(limits: QueryLimits) -> str:
     )
 
 
-def _section(full: str, heading: str, offset: int) -> Section:
+def _section(full: str, heading: str, offset: int, deadline: float = math.inf) -> Section:
     """The part named `heading` in the decision's full text, with `offset` (if given) inside it; InvalidRequest if
     none is so named, naming the outermost headings, or if `offset` lies outside it."""
-    found = section_at(full, heading)
+    found = section_at(full, heading, deadline)
     if found is not None and offset and not found.start <= offset < found.end:
         raise InvalidRequest(
             f"offset {offset} は見出し「{heading[:MAX_HEADING_CHARS]}」の部分（{found.start}〜{found.end}）の外です。"
             "heading と一緒に渡す offset は、その部分の next_offset にしてください。"
         )
     if found is None:
-        titles = outline(full)
+        titles = outline(full, deadline)
         more = f"（ほか {len(titles) - _OUTLINE_SHOWN} 件）" if len(titles) > _OUTLINE_SHOWN else ""
         shown = "、".join(titles[:_OUTLINE_SHOWN]) + more if titles else "（見出しなし）"
         raise InvalidRequest(
@@ -422,6 +420,15 @@ def _hit_places_timeout_message(limits: QueryLimits) -> str:
         "passages の箇所の検索",
         "判決が非常に長いか、passages の語がほぼ至る所に現れます。passages をより特徴的な語にするか、limit を小さく"
         f"するか、passages を外して判決ごとに {FIND_IN_CASE} を使ってください。",
+    )
+
+
+def _outline_timeout_message(limits: QueryLimits) -> str:
+    """Why an outline runs out of time: the decision has an extraordinary number of lines, or of terms to count."""
+    return limits.stopped_at_timeout(
+        f"見出しの一覧（{OUTLINE}）",
+        "判決の行が非常に多いか、数える語がほぼ至る所に現れます。keywords を外すか減らし、readCaseText で offset を"
+        "指定して読んでください。",
     )
 
 

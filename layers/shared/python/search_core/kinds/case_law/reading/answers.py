@@ -219,8 +219,16 @@ def _main_texts_cut_note(hits: list[CaseHit]) -> str | None:
 def _no_hits(found: CaseMatches, query: CaseQuery) -> str:
     """Why nothing matched: the filters that leave nothing (then nothing else is said: no wording of the terms
     could help), or the terms no decision holds."""
+    if found.filtered_total == 0 and query.outcome and not (query.court or query.dated):
+        return (
+            NO_HITS + f"主文の結論が「{query.outcome}」と読める判決はデータにありません（語によらず該当はありません）。"
+        )
     if found.filtered_total == 0:
-        return NO_HITS + "court・日付の条件だけで 0 件です（語によらず該当はありません）。" + _court_span(found, query)
+        return (
+            NO_HITS
+            + "court・日付・結論の条件だけで 0 件です（語によらず該当はありません）。"
+            + _court_span(found, query)
+        )
     parts = [NO_HITS, *_terms_missing(found, query)]
     if found.filtered_total is not None:
         listed = "（within_filters にあります）" if found.within_filters else ""

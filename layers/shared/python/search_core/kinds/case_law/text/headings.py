@@ -16,10 +16,14 @@ and the words up to the first space or 。 after them, at most TITLE_CHARS chara
 
 from __future__ import annotations
 
+import math
 import re
+import time
 import unicodedata
-from collections.abc import Iterator
+from collections.abc import Generator
 from dataclasses import dataclass, replace
+
+from search_core.fulltext.normalize import normalize
 
 TITLE_CHARS = 30
 # How far back a heading path is read, in lines: far more than any part of a real judgment runs without a heading.
@@ -106,10 +110,23 @@ def _heading(line: str) -> Heading | None:
     appendix = len(stripped) <= _APPENDIX_CHARS and _APPENDIX.fullmatch(unicodedata.normalize("NFKC", stripped))
     if stripped in _SECTIONS or appendix:
         return Heading(0, stripped)
-    match = _MARKER.match(unicodedata.normalize("NFKC", stripped[:_HEAD_CHARS]))
+    head = normalize(stripped[:_HEAD_CHARS])  # kanji numerals too: 第三 is 第3, in the text as written or searched
+    match = _MARKER.match(head)
     if match is None or match.lastindex is None:
         return None
-    return Heading(match.lastindex, _title(stripped, match.end()))
+    return Heading(match.lastindex, _title(stripped, _written_end(stripped, head[: match.end()])))
+
+
+def _written_end(line: str, marker: str) -> int:
+    """Where a marker read in normal form ends in the line as written (第二十三 is 第23: four characters, not three).
+
+    >>> _written_end("第二十三　判断", "第23"), _written_end("（１）当事者", "(1)")
+    (4, 3)
+    """
+    for end in range(len(marker), min(len(line), len(marker) + _HEAD_CHARS) + 1):
+        if normalize(line[:end]) == marker:
+            return end
+    return len(marker)
 
 
 def _title(line: str, marker_end: int) -> str:
@@ -128,6 +145,7 @@ def _title(line: str, marker_end: int) -> str:
 # How many lines a search for a heading reads: far more than any real judgment has (a hostile text of a million
 # lines stops here, said so).
 LINES_READ_FORWARD = 100_000
+_LINES_PER_CLOCK = 1_024  # lines read between two looks at the clock
 # A heading as an agent names it: markers, perhaps joined by の (第3の2, 第３の２の(1)), or words of its title. A
 # bare letter (ア, a) is a marker only alone or before の: ソフトウエア is a title.
 _QUERY_MARKER = re.compile(r"第\d+|\(\d+\)|\([ア-ン]\)|\([a-z]\)|\d+|(?P<letter>[ア-ン]|[a-z])")
@@ -146,7 +164,7 @@ class _Open:
     written: str
 
 
-def heading_offset(text: str, wanted: str) -> int | None:
+def heading_offset(text: str, wanted: str, deadline: float = math.inf) -> int | None:
     """Where the first line opening the part named by `wanted` begins: its markers or title words outermost first,
     each part perhaps skipping levels between (第3の2, 第３ > ２ > (1), 当裁判所の判断, 主文); None if no part of
     the first LINES_READ_FORWARD lines is so named.
@@ -162,16 +180,16 @@ def heading_offset(text: str, wanted: str) -> int | None:
     wanted_parts = [piece for part in parts for piece in part]
     if not wanted_parts:
         return None
-    for start, path in _opened(text):
+    for start, path in _opened(text, deadline):
         if _names(wanted_parts, path):
             return start
     return None
 
 
-def outline(text: str) -> list[str]:
+def outline(text: str, deadline: float = math.inf) -> list[str]:
     """The titles of the outermost parts (主文, 事実及び理由, 第1 …) as written, in order: what an agent may ask for
     by name."""
-    return [path[-1].written for _, path in _opened(text) if path[-1].level <= 1]
+    return [path[-1].written for _, path in _opened(text, deadline) if path[-1].level <= 1]
 
 
 def _query_part(part: str) -> list[tuple[str, bool]]:
@@ -197,11 +215,15 @@ def _query_part(part: str) -> list[tuple[str, bool]]:
     return [] if _NOT_A_WORD.fullmatch(part) else [(part, False)]
 
 
-def _opened(text: str) -> Iterator[tuple[int, list[_Open]]]:
-    """Each heading line's start, with the path of open parts it leaves (outermost first, itself last)."""
+def _opened(text: str, deadline: float = math.inf) -> Generator[tuple[int, list[_Open]], None, bool]:
+    """Each heading line's start, with the path of open parts it leaves (outermost first, itself last); returns
+    whether every line was read (LINES_READ_FORWARD lines at most, a CRLF ending one line). Raises TimeoutError past
+    `deadline` (time.monotonic)."""
     path: list[_Open] = []
     start = 0
-    for _ in range(LINES_READ_FORWARD):
+    for read in range(LINES_READ_FORWARD):
+        if not read % _LINES_PER_CLOCK and time.monotonic() > deadline:
+            raise TimeoutError("reading a decision's headings ran past its deadline")
         end = _line_end(text, start)
         line = text[start : len(text) if end < 0 else end]
         opened = _opening(line)
@@ -209,8 +231,9 @@ def _opened(text: str) -> Iterator[tuple[int, list[_Open]]]:
             path = [part for part in path if part.level < opened.level] + [opened]
             yield start, path
         if end < 0:
-            return
-        start = end + 1
+            return True
+        start = end + 2 if text.startswith("\r\n", end) else end + 1
+    return start >= len(text)
 
 
 def _opening(line: str) -> _Open | None:
@@ -254,7 +277,7 @@ class Section:
     path: tuple[str, ...]
 
 
-def sections(text: str) -> tuple[list[Section], bool]:
+def sections(text: str, deadline: float = math.inf) -> tuple[list[Section], bool]:
     """Every heading's part in the order the headings come, and whether every line was read (a text of more than
     LINES_READ_FORWARD lines is read that far, its parts beyond left out).
 
@@ -264,30 +287,39 @@ def sections(text: str) -> tuple[list[Section], bool]:
     """
     found: list[Section] = []
     open_parts: list[int] = []  # indices into found of the parts still open, outermost first
-    for start, path in _opened(text):
+    headings = _opened(text, deadline)
+    while True:
+        try:
+            start, path = next(headings)
+        except StopIteration as read:
+            return found, bool(read.value)
         level = path[-1].level
         while open_parts and found[open_parts[-1]].level >= level:
             closing = open_parts.pop()
             found[closing] = replace(found[closing], end=start)
         open_parts.append(len(found))
         found.append(Section(start, len(text), level, tuple(part.written for part in path)))
-    lines = max(text.count("\n"), text.count("\r"))
-    return found, lines < LINES_READ_FORWARD
 
 
-def section_at(text: str, wanted: str) -> Section | None:
+def section_at(text: str, wanted: str, deadline: float = math.inf) -> Section | None:
     """The part named by `wanted` (as heading_offset reads a name), with where it ends."""
-    start = heading_offset(text, wanted)
+    start = heading_offset(text, wanted, deadline)
     if start is None:
         return None
-    return next(section for section in sections(text)[0] if section.start == start)
+    return next(section for section in sections(text, deadline)[0] if section.start == start)
 
 
 # What a heading of the court's own reasoning holds (第3 当裁判所の判断, 争点に対する判断).
 REASONING = "判断"
 
 
-def reasoning_span(text: str) -> tuple[int, int] | None:
+def _heading_line(text: str, start: int) -> str:
+    """The whole heading line from `start` (a title is cut at TITLE_CHARS; 判断 may come later in a long one)."""
+    end = _line_end(text, start)
+    return unicodedata.normalize("NFKC", text[start : len(text) if end < 0 else end])
+
+
+def reasoning_span(text: str, deadline: float = math.inf) -> tuple[int, int] | None:
     """Where the court's own reasoning lies: from the first to the last of the outermost parts whose heading holds
     判断 (第3 当裁判所の判断; 第3 争点1に対する判断 and 第4 争点2に対する判断 together), None if no heading does.
 
@@ -296,7 +328,7 @@ def reasoning_span(text: str) -> tuple[int, int] | None:
     >>> span is not None and text[span[0] : span[1]]
     '第2 当裁判所の判断\\n1 争点\\n認める\\n'
     """
-    judged = [part for part in sections(text)[0] if REASONING in unicodedata.normalize("NFKC", part.path[-1])]
+    judged = [part for part in sections(text, deadline)[0] if REASONING in _heading_line(text, part.start)]
     if not judged:
         return None
     outermost = min(len(part.path) for part in judged)
