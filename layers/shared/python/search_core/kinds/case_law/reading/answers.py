@@ -224,11 +224,8 @@ def _no_hits(found: CaseMatches, query: CaseQuery) -> str:
             NO_HITS + f"主文の結論が「{query.outcome}」と読める判決はデータにありません（語によらず該当はありません）。"
         )
     if found.filtered_total == 0:
-        return (
-            NO_HITS
-            + "court・日付・結論の条件だけで 0 件です（語によらず該当はありません）。"
-            + _court_span(found, query)
-        )
+        conditions = "court・日付・結論" if query.outcome else "court・日付"
+        return f"{NO_HITS}{conditions}の条件だけで 0 件です（語によらず該当はありません）。{_court_span(found, query)}"
     parts = [NO_HITS, *_terms_missing(found, query)]
     if found.filtered_total is not None:
         listed = "（within_filters にあります）" if found.within_filters else ""
