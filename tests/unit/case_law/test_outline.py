@@ -175,3 +175,19 @@ def test_a_brief_list_never_cuts_a_doc_id(tmp_path: Path) -> None:
     assert len(listed.listed) < 100 and listed.message is not None and "100 件のうち" in listed.message
     assert embedded_bytes(listed.model_dump()) <= BUDGET_BYTES
     search.close()
+
+
+@pytest.mark.parametrize(
+    "reasoning",
+    ["第三　当裁判所の判断", "第3　争点（本件事故について被告に安全配慮義務違反があるか）に対する判断"],
+)
+def test_the_courts_reasoning_is_found_by_kanji_numbers_and_long_headings_alike(tmp_path: Path, reasoning: str) -> None:
+    text = f"第一　当事者の主張\r\n原告は過失を主張する。\r\n{reasoning}\r\n被告に過失がある。\r\n"
+    rows = [{"doc_id": "X", "date": "2024-01-01", "main_text": "支払え。", "facts_and_reasons": text}]
+    source = write_export(tmp_path / "cases.jsonl", rows)
+    search = CaseSearch(Settings(dataset_uris={"cases": str(source)}, cache_dir=tmp_path / "cache"))
+    assert search.search("判断:過失", BUDGET_BYTES).total == 1
+    assert search.passages("X", "判断:過失", 5, BUDGET_BYTES).hits == 1
+    outline = search.outline("X", None, BUDGET_BYTES)
+    assert outline.complete and [entry.depth for entry in outline.headings] == [1, 1, 2, 2]
+    search.close()
