@@ -191,3 +191,22 @@ def test_the_courts_reasoning_is_found_by_kanji_numbers_and_long_headings_alike(
     outline = search.outline("X", None, BUDGET_BYTES)
     assert outline.complete and [entry.depth for entry in outline.headings] == [1, 1, 2, 2]
     search.close()
+
+
+def test_a_conviction_filter_holds_suspended_sentences_and_bracketed_parts_are_headings(tmp_path: Path) -> None:
+    reasons = "【罪となるべき事実】\n被告人は窃取した。\n【量刑の理由】\n被害は回復された。\n"
+    rows = [
+        {"doc_id": "SUSPENDED", "date": "2024-01-01", "facts_and_reasons": reasons,
+         "main_text": "被告人を懲役２年に処する。この裁判確定の日から４年間その刑の全部の執行を猶予する。"},
+        {"doc_id": "SERVED", "date": "2024-01-02", "main_text": "被告人を懲役１年に処する。",
+         "facts_and_reasons": reasons},
+    ]  # fmt: skip
+    source = write_export(tmp_path / "cases.jsonl", rows)
+    search = CaseSearch(Settings(dataset_uris={"cases": str(source)}, cache_dir=tmp_path / "cache"))
+    assert {hit.doc_id for hit in search.search(None, BUDGET_BYTES, outcome="有罪").results} == {"SUSPENDED", "SERVED"}
+    assert [hit.doc_id for hit in search.search(None, BUDGET_BYTES, outcome="有罪（執行猶予）").results] == [
+        "SUSPENDED"
+    ]
+    part = search.text("SERVED", 0, BUDGET_BYTES, heading="量刑の理由")
+    assert part.text.startswith("【量刑の理由】") and part.next_offset is None
+    search.close()

@@ -135,7 +135,8 @@ OFFSET_DESCRIPTION = "読み始める位置（文字数、既定 0）。前の�
 HEADING_DESCRIPTION = (
     "この見出しの部分だけを読む。見出しの番号を外側から（第3の2、第３ > ２ > （１）、主文）、または見出しの語"
     "（当裁判所の判断、争点2）。間の階層は省けます。最初に当てはまる見出しの行から、その部分の終わり（section_end）"
-    "までを読みます。長い部分の続きは、同じ heading と next_offset を offset に渡して読みます（部分を読み終えたら "
+    "までを読みます。長い部分の続きは、同じ heading と next_offset を offset に渡して読みます（部分の結論は終わりに"
+    "あることが多く、終わりから読むなら section_end より少し前を offset に。部分を読み終えたら "
     f"next_offset は null）。見出しの一覧は {OUTLINE} で"
 )
 SEARCHED_UNTIL_DESCRIPTION = (
@@ -187,7 +188,9 @@ APPEAL_NOTE = (
     "いればそこで分かります"
 )
 OUTCOME_FILTER_DESCRIPTION = (
-    f"主文が述べる結論で絞る（{'、'.join(OUTCOMES)}）。主文を決まった規則で読んだ結論です（unknown は読めなかった判決）"
+    f"主文が述べる結論で絞る（{'、'.join(OUTCOMES)}。有罪 は執行猶予付きも含む）。主文を決まった規則で読んだ結論です"
+    "（unknown は読めなかった判決）。控訴審で原判決を取り消して請求を棄却した判決は 原判決取消・変更 なので、"
+    "請求が退けられた判決を挙げるなら 請求棄却 と 原判決取消・変更 の両方を見てください"
 )
 PASSAGES_HEADING_DESCRIPTION = (
     "この見出しの部分の中だけで探す（readCaseText の heading と同じ書き方: 第4の2、当裁判所の判断）。当事者の主張を"

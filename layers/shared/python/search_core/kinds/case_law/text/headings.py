@@ -38,7 +38,7 @@ _APPENDIX = re.compile(r"[(【\[]?別紙[0-9]*[)】\]]?(?:[ 　].{0,25})?")
 _NOT_A_QUANTITY = r"(?![ 　]*[年月日条項号回円万億%倍])"
 _NOT_REFERRED_TO = r"(?![のはがをにでとへや、。,])"
 _MARKERS = (
-    rf"第\d{{1,3}}(?=[ 　]|$){_NOT_A_QUANTITY}",
+    rf"第\d{{1,3}}(?=[ 　]|$){_NOT_A_QUANTITY}|【[^】]{{1,30}}】",
     rf"\d{{1,3}}(?=[ 　]|\.(?!\d)|$){_NOT_A_QUANTITY}",
     rf"\(\d{{1,3}}\){_NOT_REFERRED_TO}",
     r"[ア-ン](?=[ 　]|$)",
