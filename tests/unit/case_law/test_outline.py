@@ -38,7 +38,7 @@ def test_the_outline_counts_under_each_heading_what_find_in_case_finds(cases: Ca
 def test_an_outline_too_long_for_the_budget_keeps_its_outer_levels_and_says_so(cases: CaseSearch) -> None:
     outline = cases.outline(LONG, None, BUDGET_BYTES)
     assert not outline.complete and outline.depth_shown == 3
-    assert outline.message is not None and "深さ 3 の見出しは前から" in outline.message
+    assert outline.message is not None and "深さ 3 の見出しは 57 件" in outline.message
     assert [entry.depth for entry in outline.headings].count(3) > 0
     assert embedded_bytes(outline.model_dump()) <= BUDGET_BYTES
     first = outline.headings[4]
@@ -209,4 +209,17 @@ def test_a_conviction_filter_holds_suspended_sentences_and_bracketed_parts_are_h
     ]
     part = search.text("SERVED", 0, BUDGET_BYTES, heading="量刑の理由")
     assert part.text.startswith("【量刑の理由】") and part.next_offset is None
+    search.close()
+
+
+def test_an_outline_cut_keeps_the_headings_where_the_keywords_are(tmp_path: Path) -> None:
+    """Given a long early part of many small headings and, last, the part that holds the terms."""
+    early = "".join(f"（{n}）瑕疵{n}\n軽微な瑕疵である。\n" for n in range(1, 400))
+    text = f"第1 瑕疵の一覧\n{early}第2 損害\n（1）修補費用\n（2）小括\n損害の額は2532万円である。\n"
+    rows = [{"doc_id": "X", "date": "2024-01-01", "main_text": "棄却する。", "facts_and_reasons": text}]
+    source = write_export(tmp_path / "cases.jsonl", rows)
+    search = CaseSearch(Settings(dataset_uris={"cases": str(source)}, cache_dir=tmp_path / "cache"))
+    outline = search.outline("X", "2532万円", BUDGET_BYTES)
+    assert not outline.complete and "（2）小括" in [entry.heading for entry in outline.headings]
+    assert embedded_bytes(outline.model_dump()) <= BUDGET_BYTES
     search.close()

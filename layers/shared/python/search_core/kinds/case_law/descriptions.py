@@ -173,8 +173,9 @@ OUTLINE_KEYWORDS_DESCRIPTION = (
     f"数える語（{SEARCH} の keywords と同じ書き方。除外語は数えません）。各見出しの count に、その部分に出てくる回数"
 )
 OUTLINE_SHALLOWER = (
-    "応答サイズに収めるため、深さ {depth} の見出しは前から {shown:,} 件までを示し、残りとより深い見出しの計 "
-    "{left:,} 件は省略しました（readCaseText の heading で部分を読むか、keywords の count で場所を絞ってください）。"
+    "応答サイズに収めるため、深さ {depth} の見出しは {shown:,} 件（keywords があれば語の多い順、なければ前から）を"
+    "示し、残りとより深い見出しの計 {left:,} 件は省略しました（readCaseText の heading で部分を読むか、keywords の "
+    "count で場所を絞ってください）。"
 )
 OUTLINE_CUT = "応答サイズに収めるため、いちばん外側の見出しの前の方だけを示します。"
 OUTLINE_LINES_NOTE = (

@@ -432,8 +432,12 @@ def _at_depth(
 def _deepened(
     rows: list[dict[str, Any]], depth: int, body: Callable[[list[dict[str, Any]], str], dict[str, Any]], budget: int
 ) -> CaseOutlineResponse:
-    """Every heading to `depth`, which fit, and as many of the next level's, in order, as fit beside them."""
-    deeper = [index for index, row in enumerate(rows) if row["depth"] == depth + 1]
+    """Every heading to `depth`, which fit, and as many of the next level's as fit beside them: those where the
+    keywords occur most first (without keywords, in order), shown in the decision's order."""
+    deeper = sorted(
+        (index for index, row in enumerate(rows) if row["depth"] == depth + 1),
+        key=lambda index: (-(rows[index].get("count") or 0), index),
+    )
 
     def shown(count: int) -> list[dict[str, Any]]:
         chosen = set(deeper[:count])
