@@ -223,3 +223,10 @@ def test_an_outline_cut_keeps_the_headings_where_the_keywords_are(tmp_path: Path
     assert not outline.complete and "（2）小括" in [entry.heading for entry in outline.headings]
     assert embedded_bytes(outline.model_dump()) <= BUDGET_BYTES
     search.close()
+
+
+def test_a_heading_naming_several_parts_reads_the_first_and_names_the_others(cases: CaseSearch) -> None:
+    page = cases.text(LONG, 0, BUDGET_BYTES, heading="当裁判所の判断")
+    assert page.section is not None and page.also_named is not None and len(page.also_named) == 5
+    assert all("当裁判所の判断" in path for path in page.also_named)
+    assert cases.text(LONG, 0, BUDGET_BYTES, heading="第120").also_named is None

@@ -171,6 +171,10 @@ class CaseTextResponse(BaseModel):
     total_chars: int
     searched_until: int | None = absent_when_none(SEARCHED_UNTIL_DESCRIPTION)
     section: list[str] | None = absent_when_none("heading を指定したとき: 読んでいる部分の見出し（外側から順に）")
+    also_named: list[str] | None = absent_when_none(
+        "heading がほかの部分の見出しにも当てはまるとき: その部分（外側からの見出し。最初に当てはまった部分を読んで"
+        "います。別の部分を読むなら、ここの見出しを heading に）"
+    )
     section_end: int | None = absent_when_none(
         "heading を指定したとき: その部分が終わる位置（ここから先は次の見出し。続けて読むなら offset にこの値を渡す）"
     )

@@ -61,12 +61,21 @@ from search_core.kinds.case_law.responses import (
 from search_core.kinds.case_law.store.database import FILE_NAME, open_cases
 from search_core.kinds.case_law.store.index import CaseIndex
 from search_core.kinds.case_law.text.courts import canonical_court
-from search_core.kinds.case_law.text.headings import Section, heading_path, outline, section_at, sections
+from search_core.kinds.case_law.text.headings import (
+    Section,
+    heading_path,
+    headings_named,
+    outline,
+    section_at,
+    sections,
+)
 from search_core.observability import logger, metrics
 from search_core.settings import Settings
 from search_core.storage.cache import LocalCopy
 from search_core.storage.live import LiveDataset
 
+# How many other parts a heading names are listed when it names more than one (the first is read).
+_OTHERS_SHOWN = 5
 # How many outermost headings a message lists when a named heading is not found.
 _OUTLINE_SHOWN = 20
 
@@ -153,6 +162,7 @@ class CaseSearch:
             decision = _found(index.decision(doc_id), doc_id)
             full = decision.full_text
             section = None if heading is None else _section(full, heading, offset, deadline)
+            others = None if heading is None else _others_named(full, heading, deadline)
         if section is not None:
             offset = offset or section.start
         if offset > len(full):
@@ -162,7 +172,7 @@ class CaseSearch:
         headings = heading_path(full, offset)  # once: the page's length is searched for with it unchanged
 
         def shown(text: str, next_offset: int | None) -> CaseTextResponse:
-            return page(decision, full, offset, text, next_offset, headings, section)
+            return page(decision, full, offset, text, next_offset, headings, section, others)
 
         end = page_end(readable, offset, shown, budget)
         return shown(full[offset:end], end if end < until else None)
@@ -384,6 +394,12 @@ def _search_timeout_message(limits: QueryLimits) -> str:
         "検索語の文字の並びが多くの判決に現れ、一件ずつ確かめきれませんでした。"
         "court・date_from・date_to で絞るか、より特徴的な語を加えてください。",
     )
+
+
+def _others_named(full: str, heading: str, deadline: float) -> list[str] | None:
+    """The other parts `heading` names, beyond the first one read (a few, as paths), or None if it names one."""
+    named = headings_named(full, heading, deadline, most=_OTHERS_SHOWN + 1)[1:]
+    return [" > ".join(path) for _, path in named] or None
 
 
 def _section(full: str, heading: str, offset: int, deadline: float = math.inf) -> Section:

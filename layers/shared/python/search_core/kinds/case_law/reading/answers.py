@@ -361,6 +361,7 @@ def page(
     next_offset: int | None,
     headings: list[str],
     section: Section | None = None,
+    others: list[str] | None = None,
 ) -> CaseTextResponse:
     return CaseTextResponse(
         **identity(decision),
@@ -372,6 +373,7 @@ def page(
         searched_until=decision.searched_until,
         section=None if section is None else list(section.path),
         section_end=None if section is None else section.end,
+        also_named=others,
         cited_articles=cited_articles_of(decision),
     )
 

@@ -176,14 +176,31 @@ def heading_offset(text: str, wanted: str, deadline: float = math.inf) -> int | 
     >>> heading_offset(text, "第4") is None
     True
     """
+    named = headings_named(text, wanted, deadline, most=1)
+    return named[0][0] if named else None
+
+
+def headings_named(
+    text: str, wanted: str, deadline: float = math.inf, most: int = 1
+) -> list[tuple[int, tuple[str, ...]]]:
+    """The first `most` heading lines opening a part named by `wanted` (as heading_offset reads a name): where each
+    begins and its path as written.
+
+    >>> text = "第1 当事者の主張\\n1 争点2\\n第2 当裁判所の判断\\n1 争点2について\\n"
+    >>> [path for _, path in headings_named(text, "争点2", most=5)]
+    [('第1 当事者の主張', '1 争点2'), ('第2 当裁判所の判断', '1 争点2について')]
+    """
     parts = [_query_part(part) for part in _QUERY_SPLIT.split(unicodedata.normalize("NFKC", wanted)) if part]
     wanted_parts = [piece for part in parts for piece in part]
+    found: list[tuple[int, tuple[str, ...]]] = []
     if not wanted_parts:
-        return None
+        return found
     for start, path in _opened(text, deadline):
         if _names(wanted_parts, path):
-            return start
-    return None
+            found.append((start, tuple(part.written for part in path)))
+            if len(found) == most:
+                break
+    return found
 
 
 def outline(text: str, deadline: float = math.inf) -> list[str]:
