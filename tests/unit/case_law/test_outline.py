@@ -230,3 +230,18 @@ def test_a_heading_naming_several_parts_reads_the_first_and_names_the_others(cas
     assert page.section is not None and page.also_named is not None and len(page.also_named) == 5
     assert all("当裁判所の判断" in path for path in page.also_named)
     assert cases.text(LONG, 0, BUDGET_BYTES, heading="第120").also_named is None
+
+
+def test_a_heading_naming_a_partys_argument_and_the_courts_answer_reads_the_courts(tmp_path: Path) -> None:
+    text = (
+        "第1 当事者の主張\n1 争点2について\n原告は過失を主張する。\n第2 当裁判所の判断\n1 争点2について\n過失はない。\n"
+    )
+    rows = [{"doc_id": "X", "date": "2024-01-01", "main_text": "棄却する。", "facts_and_reasons": text}]
+    source = write_export(tmp_path / "cases.jsonl", rows)
+    search = CaseSearch(Settings(dataset_uris={"cases": str(source)}, cache_dir=tmp_path / "cache"))
+    page = search.text("X", 0, BUDGET_BYTES, heading="争点2")
+    assert page.text.startswith("1 争点2について\n過失はない。") and page.also_named == [
+        "事実及び理由 > 第1 当事者の主張 > 1 争点2について"
+    ]
+    assert search.passages("X", "過失", 5, BUDGET_BYTES, heading="争点2").hits == 1
+    search.close()

@@ -134,7 +134,8 @@ DOC_ID_DESCRIPTION = f"読む判決の doc_id（{SEARCH} の結果にあるも�
 OFFSET_DESCRIPTION = "読み始める位置（文字数、既定 0）。前のページの next_offset を渡します"
 HEADING_DESCRIPTION = (
     "この見出しの部分だけを読む。見出しの番号を外側から（第3の2、第３ > ２ > （１）、主文）、または見出しの語"
-    "（当裁判所の判断、争点2）。間の階層は省けます。最初に当てはまる見出しの行から、その部分の終わり（section_end）"
+    "（当裁判所の判断、争点2）。間の階層は省けます。当てはまる見出しが複数なら裁判所の判断の中のもの（なければ最初"
+    "のもの）の行から、その部分の終わり（section_end）"
     "までを読みます。長い部分の続きは、同じ heading と next_offset を offset に渡して読みます（部分の結論は終わりに"
     "あることが多く、終わりから読むなら section_end より少し前を offset に。部分を読み終えたら "
     f"next_offset は null）。見出しの一覧は {OUTLINE} で"

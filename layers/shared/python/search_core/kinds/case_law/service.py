@@ -64,7 +64,6 @@ from search_core.kinds.case_law.text.courts import canonical_court
 from search_core.kinds.case_law.text.headings import (
     Section,
     heading_path,
-    headings_named,
     outline,
     section_at,
     sections,
@@ -397,15 +396,17 @@ def _search_timeout_message(limits: QueryLimits) -> str:
 
 
 def _others_named(full: str, heading: str, deadline: float) -> list[str] | None:
-    """The other parts `heading` names, beyond the first one read (a few, as paths), or None if it names one."""
-    named = headings_named(full, heading, deadline, most=_OTHERS_SHOWN + 1)[1:]
-    return [" > ".join(path) for _, path in named] or None
+    """The other parts `heading` names, beside the one read (a few, as paths), or None if it names one."""
+    found = section_at(full, heading, deadline, most=_OTHERS_SHOWN + 1)
+    return [" > ".join(part.path) for part in found[1]] or None if found else None
 
 
 def _section(full: str, heading: str, offset: int, deadline: float = math.inf) -> Section:
-    """The part named `heading` in the decision's full text, with `offset` (if given) inside it; InvalidRequest if
-    none is so named, naming the outermost headings, or if `offset` lies outside it."""
-    found = section_at(full, heading, deadline)
+    """The part named `heading` in the decision's full text (of several, the court's: text/headings.py section_at),
+    with `offset` (if given) inside it; InvalidRequest if none is so named, naming the outermost headings, or if
+    `offset` lies outside it."""
+    named = section_at(full, heading, deadline, most=_OTHERS_SHOWN + 1)
+    found = named[0] if named else None
     if found is not None and offset and not found.start <= offset < found.end:
         raise InvalidRequest(
             f"offset {offset} は見出し「{heading[:MAX_HEADING_CHARS]}」の部分（{found.start}〜{found.end}）の外です。"

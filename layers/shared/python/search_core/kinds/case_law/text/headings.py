@@ -318,12 +318,26 @@ def sections(text: str, deadline: float = math.inf) -> tuple[list[Section], bool
         found.append(Section(start, len(text), level, tuple(part.written for part in path)))
 
 
-def section_at(text: str, wanted: str, deadline: float = math.inf) -> Section | None:
-    """The part named by `wanted` (as heading_offset reads a name), with where it ends."""
-    start = heading_offset(text, wanted, deadline)
-    if start is None:
+def section_at(
+    text: str, wanted: str, deadline: float = math.inf, most: int = 6
+) -> tuple[Section, list[Section]] | None:
+    """The part named by `wanted` (as heading_offset reads a name), with where it ends, and the other parts so named
+    (of the first `most`). Of several, the first inside the court's own reasoning (reasoning_span) is the one read:
+    争点2 names the parties' arguments on it and the court's answer alike, and the court's is what is asked for.
+
+    >>> text = "第1 当事者の主張\\n1 争点2\\n原告\\n第2 当裁判所の判断\\n1 争点2について\\n認める\\n"
+    >>> found = section_at(text, "争点2")
+    >>> found is not None and (found[0].path[-1], [other.path[-1] for other in found[1]])
+    ('1 争点2について', ['1 争点2'])
+    """
+    named = {start for start, _ in headings_named(text, wanted, deadline, most)}
+    if not named:
         return None
-    return next(section for section in sections(text, deadline)[0] if section.start == start)
+    parts = [section for section in sections(text, deadline)[0] if section.start in named]
+    reasoning = reasoning_span(text, deadline)
+    inside = [part for part in parts if reasoning and reasoning[0] <= part.start < reasoning[1]]
+    chosen = (inside or parts)[0]
+    return chosen, [part for part in parts if part is not chosen]
 
 
 # What a heading of the court's own reasoning holds (第3 当裁判所の判断, 争点に対する判断).
