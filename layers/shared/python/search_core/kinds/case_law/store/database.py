@@ -14,9 +14,9 @@ from search_core.errors import DataUnavailable
 from search_core.kinds.case_law.store.build import FORMAT_VERSION, prepare
 from search_core.kinds.case_law.store.exports import file_kind
 from search_core.kinds.case_law.store.index import CaseIndex
-from search_core.observability import logger
 from search_core.scrub import scrub_paths
 from search_core.storage.cache import LocalCopy
+from search_core.storage.prepared import check_format, prepared_once
 
 FILE_NAME = "cases.db"
 
@@ -26,7 +26,7 @@ def open_cases(local: LocalCopy, limits: QueryLimits, work_dir: Path) -> CaseInd
     try:
         database = local.path if file_kind(local.path) == "duckdb" else _prepared(local, work_dir)
         con = open_sandbox(limits, work_dir, database=database)
-        _check_format(con)
+        check_format(con, FORMAT_VERSION, f"データセット「{FILE_NAME}」")
         return CaseIndex(con)
     except DataUnavailable:
         raise
@@ -36,25 +36,5 @@ def open_cases(local: LocalCopy, limits: QueryLimits, work_dir: Path) -> CaseInd
 
 
 def _prepared(local: LocalCopy, work_dir: Path) -> Path:
-    """Prepare a raw file once per version of it and of the format (slow for a large file: upload a prepared one
-    instead). A file prepared by older code, kept in a cache folder that outlived it (locally), is made again."""
-    target = local.derived_file(work_dir, f"cases-v{FORMAT_VERSION}")
-    if not target.exists():
-        work_dir.mkdir(parents=True, exist_ok=True)
-        for stale in work_dir.glob("cases-*.duckdb"):
-            stale.unlink(missing_ok=True)
-        logger.warning("preparing a raw cases file at load time", dataset=FILE_NAME)
-        prepare(local.path, target)
-    return target
-
-
-def _check_format(con: duckdb.DuckDBPyConnection) -> None:
-    try:
-        version = con.execute("SELECT format_version FROM meta").fetchall()[0][0]
-    except (duckdb.Error, IndexError):
-        version = None
-    if version != FORMAT_VERSION:
-        raise DataUnavailable(
-            f"データセット「{FILE_NAME}」は準備済みデータベースの形式（{FORMAT_VERSION}）ではありません。"
-            "make upload-data で作り直してください。"
-        )
+    """A raw file prepared once (slow for a large file: upload a prepared one instead)."""
+    return prepared_once(local, work_dir, "cases", FORMAT_VERSION, prepare)

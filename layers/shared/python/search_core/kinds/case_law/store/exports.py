@@ -9,9 +9,10 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
+from search_core.storage.prepared import DUCKDB_MAGIC
+
 COLUMNS = ("doc_id", "court", "date", "case_number", "case_name", "main_text", "facts_and_reasons", "source_url")
 SQLITE_MAGIC = b"SQLite format 3\x00"
-DUCKDB_MAGIC = b"DUCK"  # at offset 8 of a DuckDB database file
 
 
 def file_kind(path: Path) -> str:

@@ -14,9 +14,9 @@ from search_core.kinds.statutes.egov.bundle import law_xml_bytes
 from search_core.kinds.statutes.egov.law_xml import LawXmlError
 from search_core.kinds.statutes.store.build import FORMAT_VERSION, prepare
 from search_core.kinds.statutes.store.index import StatuteIndex
-from search_core.observability import logger
 from search_core.scrub import scrub_paths
 from search_core.storage.cache import LocalCopy
+from search_core.storage.prepared import check_format, is_duckdb, prepared_once
 
 FILE_NAME = "statutes"
 # Preparing takes about this many bytes of memory per byte of law XML: every current law, 714 MB of XML, peaked at
@@ -25,16 +25,15 @@ PREPARING_MEMORY_PER_XML = 4
 # Preparing reads about 2 MB of law XML a second (every current law: 714 MB in 330 s): beyond this, a function would
 # time out preparing, and try again on every call.
 MAX_XML_MB_PREPARED_IN_FUNCTION = 30
-_DUCKDB_MAGIC = b"DUCK"
 
 
 def open_statutes(local: LocalCopy, limits: QueryLimits, work_dir: Path, memory_mb: int) -> StatuteIndex:
     """A locked, read-only index on `local`; a zip or a folder of law XML is prepared into work_dir first, if a
     function of `memory_mb` can."""
     try:
-        database = local.path if _is_duckdb(local.path) else _prepared(local, work_dir, memory_mb)
+        database = local.path if is_duckdb(local.path) else _prepared(local, work_dir, memory_mb)
         con = open_sandbox(limits, work_dir, database=database)
-        _check_format(con)
+        check_format(con, FORMAT_VERSION, f"法令データ「{FILE_NAME}」")
         return StatuteIndex(con)
     except DataUnavailable:
         raise
@@ -45,39 +44,16 @@ def open_statutes(local: LocalCopy, limits: QueryLimits, work_dir: Path, memory_
         raise DataUnavailable(f"法令データ「{FILE_NAME}」を読み込めません: {first_line[:300]}") from None
 
 
-def _is_duckdb(path: Path) -> bool:
-    if not path.is_file():
-        return False
-    with path.open("rb") as head:
-        return head.read(16)[8:12] == _DUCKDB_MAGIC
-
-
 def _prepared(local: LocalCopy, work_dir: Path, memory_mb: int) -> Path:
-    """Prepare law XML once per version of it and of the format; refused, before anything is read, when it would
-    take more memory than the function has."""
-    target = local.derived_file(work_dir, f"statutes-v{FORMAT_VERSION}")
-    if not target.exists():
-        xml_mb = law_xml_bytes(local.path) / 1024**2
+    """Law XML prepared once, unless it would take more memory or time than the function has (refused before
+    anything is read)."""
+
+    def too_large(source: Path) -> None:
+        xml_mb = law_xml_bytes(source) / 1024**2
         if xml_mb * PREPARING_MEMORY_PER_XML > memory_mb or xml_mb > MAX_XML_MB_PREPARED_IN_FUNCTION:
             raise DataUnavailable(
                 f"法令データ「{FILE_NAME}」は関数の中で準備するには大きすぎます（法令 XML {xml_mb:,.0f} MB、"
                 f"関数のメモリ {memory_mb:,} MB）。make upload-data で準備済みファイルを作って置いてください。"
             )
-        work_dir.mkdir(parents=True, exist_ok=True)
-        for stale in work_dir.glob("statutes-*.duckdb"):
-            stale.unlink(missing_ok=True)
-        logger.warning("preparing statutes at load time", dataset=FILE_NAME)
-        prepare(local.path, target)
-    return target
 
-
-def _check_format(con: duckdb.DuckDBPyConnection) -> None:
-    try:
-        version = con.execute("SELECT format_version FROM meta").fetchall()[0][0]
-    except (duckdb.Error, IndexError):
-        version = None
-    if version != FORMAT_VERSION:
-        raise DataUnavailable(
-            f"法令データ「{FILE_NAME}」は準備済みデータベースの形式（{FORMAT_VERSION}）ではありません。"
-            "make upload-data で作り直してください。"
-        )
+    return prepared_once(local, work_dir, "statutes", FORMAT_VERSION, prepare, too_large)
