@@ -60,28 +60,32 @@ def _prepare_table(group: ActionGroup, spec: DatasetSpec, source: Path, work: Pa
 
 
 def _prepare_cases(group: ActionGroup, source: Path, work: Path, progress: Progress) -> Callable[[str, str], str]:
-    published = group.published_file or group.data_file
-    stats = prepare(source, work / published, progress=progress)
-
-    def upload_cases(bucket: str, prefix: str) -> str:
-        s3.upload(bucket, prefix + published, work / published)
-        return (
-            f"{group.data}: {stats.decisions:,} decisions prepared ({stats.skipped} skipped, "
-            f"{stats.searched_in_part} searched only in part); s3://{bucket}/{prefix}{published}"
-        )
-
-    return upload_cases
+    stats = prepare(source, work / _published(group), progress=progress)
+    said = (
+        f"{stats.decisions:,} decisions prepared ({stats.skipped} skipped, "
+        f"{stats.searched_in_part} searched only in part)"
+    )
+    return _uploading(group, work, said)
 
 
 def _prepare_statutes(group: ActionGroup, source: Path, work: Path, progress: Progress) -> Callable[[str, str], str]:
-    published = group.published_file or group.data_file
-    stats = prepare_statutes(source, work / published, progress=progress)
+    stats = prepare_statutes(source, work / _published(group), progress=progress)
+    said = (
+        f"{stats.laws:,} laws, {stats.versions:,} versions, {stats.articles:,} articles prepared "
+        f"({stats.skipped} entries skipped)"
+    )
+    return _uploading(group, work, said)
 
-    def upload_statutes(bucket: str, prefix: str) -> str:
-        s3.upload(bucket, prefix + published, work / published)
-        return (
-            f"{group.data}: {stats.laws:,} laws, {stats.versions:,} versions, {stats.articles:,} articles prepared "
-            f"({stats.skipped} entries skipped); s3://{bucket}/{prefix}{published}"
-        )
 
-    return upload_statutes
+def _published(group: ActionGroup) -> str:
+    return group.published_file or group.data_file
+
+
+def _uploading(group: ActionGroup, work: Path, said: str) -> Callable[[str, str], str]:
+    """What uploads a prepared database from `work` and says what it did (`said`, then where it went)."""
+
+    def upload_database(bucket: str, prefix: str) -> str:
+        s3.upload(bucket, prefix + _published(group), work / _published(group))
+        return f"{group.data}: {said}; s3://{bucket}/{prefix}{_published(group)}"
+
+    return upload_database
