@@ -15,7 +15,15 @@ from search_core.engine.watchdog import bounded
 from search_core.errors import InvalidRequest, NotFound, QueryAborted, QueryFailed
 from search_core.fulltext.expression import Expression
 from search_core.fulltext.normalize import normalize
-from search_core.fulltext.places import Place, Regions, aligned, near_places, occurrences, outer_places
+from search_core.fulltext.places import (
+    Place,
+    Regions,
+    aligned,
+    near_places,
+    occurrences,
+    outer_places,
+    spans_in_parts,
+)
 from search_core.fulltext.terms import AwayFrom, Term
 from search_core.kinds.case_law.descriptions import (
     EACH,
@@ -160,8 +168,7 @@ class CaseSearch:
         with self._deadline(index, self.limits.timeout_message) as deadline:
             decision = _found(index.decision(doc_id), doc_id)
             full = decision.full_text
-            section = None if heading is None else _section(full, heading, offset, deadline)
-            others = None if heading is None else _others_named(full, heading, deadline)
+            section, others = (None, None) if heading is None else _section(full, heading, offset, deadline)
         if section is not None:
             offset = offset or section.start
         if offset > len(full):
@@ -199,7 +206,7 @@ class CaseSearch:
             full, searched = decision.full_text, decision.searched_text
             regions: Regions = decision.regions_for(expression.terms, deadline)
             if heading is not None:
-                regions = _within(regions, _section(full, heading, 0, deadline))
+                regions = _within(regions, _section(full, heading, 0, deadline)[0])
             found = (
                 occurrences(searched, terms, first, start, regions, deadline, _named(expression))
                 if mode == EACH
@@ -331,21 +338,8 @@ def _counts(decision: Decision, parts: list[Section], expression: Expression, de
     normal, starts = aligned(decision.searched_text, deadline)
     terms, _ = _away_from_excluded(expression)
     regions = decision.regions_for(terms, deadline)
-    found = sorted(
-        starts[begin]
-        for term in terms
-        for begin, end in term.spans(normal)
-        if any(low <= starts[begin] and starts[end - 1] < high for low, high in _bounds(term, regions))
-    )
+    found = sorted(starts[begin] for term in terms for begin, _ in spans_in_parts(term, normal, starts, regions))
     return [bisect_left(found, part.end) - bisect_left(found, part.start) for part in parts]
-
-
-def _bounds(term: Term, regions: Regions) -> list[tuple[int, int]]:
-    """Where a term is counted, as findInCase counts it: its part's region (none for a part outside the text, such
-    as 事件名), else every part's."""
-    if term.field is not None:
-        return [regions[term.field]] if term.field in regions else []
-    return list(regions.values())
 
 
 def _places(decision: Decision, shown: Expression | None, deadline: float) -> tuple[list[Place], int] | None:
@@ -395,16 +389,10 @@ def _search_timeout_message(limits: QueryLimits) -> str:
     )
 
 
-def _others_named(full: str, heading: str, deadline: float) -> list[str] | None:
-    """The other parts `heading` names, beside the one read (a few, as paths), or None if it names one."""
-    found = section_at(full, heading, deadline, most=_OTHERS_SHOWN + 1)
-    return [" > ".join(part.path) for part in found[1]] or None if found else None
-
-
-def _section(full: str, heading: str, offset: int, deadline: float = math.inf) -> Section:
+def _section(full: str, heading: str, offset: int, deadline: float = math.inf) -> tuple[Section, list[str] | None]:
     """The part named `heading` in the decision's full text (of several, the court's: text/headings.py section_at),
-    with `offset` (if given) inside it; InvalidRequest if none is so named, naming the outermost headings, or if
-    `offset` lies outside it."""
+    with `offset` (if given) inside it, and the other parts so named (a few, as paths; None if it names one);
+    InvalidRequest if none is so named, naming the outermost headings, or if `offset` lies outside it."""
     named = section_at(full, heading, deadline, most=_OTHERS_SHOWN + 1)
     found = named[0] if named else None
     if found is not None and offset and not found.start <= offset < found.end:
@@ -420,7 +408,8 @@ def _section(full: str, heading: str, offset: int, deadline: float = math.inf) -
             f"見出し「{heading[:MAX_HEADING_CHARS]}」はこの判決にありません。この判決の大見出し: {shown}。"
             f"見出しの一覧は {OUTLINE} で、語で探すなら {FIND_IN_CASE} を使ってください。"
         )
-    return found
+    others = [" > ".join(part.path) for part in named[1]] if named else []
+    return found, others or None
 
 
 def _found(decision: Decision | None, doc_id: str) -> Decision:

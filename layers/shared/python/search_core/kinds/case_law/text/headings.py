@@ -333,8 +333,9 @@ def section_at(
     named = {start for start, _ in headings_named(text, wanted, deadline, most)}
     if not named:
         return None
-    parts = [section for section in sections(text, deadline)[0] if section.start in named]
-    reasoning = reasoning_span(text, deadline)
+    every = sections(text, deadline)[0]
+    parts = [section for section in every if section.start in named]
+    reasoning = _reasoning_in(text, every)
     inside = [part for part in parts if reasoning and reasoning[0] <= part.start < reasoning[1]]
     chosen = (inside or parts)[0]
     return chosen, [part for part in parts if part is not chosen]
@@ -359,7 +360,12 @@ def reasoning_span(text: str, deadline: float = math.inf) -> tuple[int, int] | N
     >>> span is not None and text[span[0] : span[1]]
     '第2 当裁判所の判断\\n1 争点\\n認める\\n'
     """
-    judged = [part for part in sections(text, deadline)[0] if REASONING in _heading_line(text, part.start)]
+    return _reasoning_in(text, sections(text, deadline)[0])
+
+
+def _reasoning_in(text: str, parts: list[Section]) -> tuple[int, int] | None:
+    """reasoning_span, of the text's parts already read."""
+    judged = [part for part in parts if REASONING in _heading_line(text, part.start)]
     if not judged:
         return None
     outermost = min(len(part.path) for part in judged)
