@@ -85,8 +85,9 @@ def read_case_text(
     heading: Annotated[
         str | None, Query(max_length=limits.MAX_HEADING_CHARS, description=descriptions.HEADING_DESCRIPTION)
     ] = None,
+    from_end: Annotated[bool, Query(description=descriptions.FROM_END_DESCRIPTION)] = False,
 ) -> CaseTextResponse:
-    return cases.text(doc_id, offset, body_budget_of(app), heading)
+    return cases.text(doc_id, offset, body_budget_of(app), heading, from_end)
 
 
 @app.get(
@@ -127,8 +128,12 @@ def case_outline(
         str | None,
         Query(max_length=limits.MAX_KEYWORDS_CHARS, description=descriptions.OUTLINE_KEYWORDS_DESCRIPTION),
     ] = None,
+    heading: Annotated[
+        str | None,
+        Query(max_length=limits.MAX_HEADING_CHARS, description=descriptions.OUTLINE_HEADING_DESCRIPTION),
+    ] = None,
 ) -> CaseOutlineResponse:
-    return cases.outline(doc_id, keywords, body_budget_of(app))
+    return cases.outline(doc_id, keywords, body_budget_of(app), heading)
 
 
 function = ActionGroupFunction(app, cases)

@@ -34,7 +34,7 @@ from search_core.fulltext.expression import Expression
 from search_core.fulltext.grams import grams_of, needed_grams
 from search_core.fulltext.index import index_keys
 from search_core.fulltext.normalize import normalize
-from search_core.fulltext.places import occurrences, outer_places
+from search_core.fulltext.places import occurrences, places_by_part
 from search_core.kinds.case_law.language import parse
 from search_core.kinds.case_law.models import CaseQuery, Decision
 from search_core.kinds.case_law.store.build import search_text
@@ -344,7 +344,7 @@ def test_every_path_reads_a_citation_alike(data: st.DataObject) -> None:
         holds, candidate = term.holds(text), 0 in term.candidates(OneDecision(text))
         assert candidate or not holds  # the index's candidates hold every match
         assert candidate == holds or not term.exact_by_index  # and are the matches, when it says so
-        found, (_, shown) = occurrences(written, (term,), 1).total, outer_places(written, (term,))
+        found, shown = occurrences(written, (term,), 1).total, places_by_part(written, (term,), []).total
         assert term.count_in(text) == found == shown  # findInCase's and a hit's places count what relevance counts
         assert holds == (found > 0) == (relevance(text, Expression(((term,),))) > 0)
 

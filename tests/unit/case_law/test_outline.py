@@ -57,6 +57,59 @@ def test_a_part_is_read_to_its_end_and_paged_within_it(cases: CaseSearch) -> Non
         cases.text(LONG, 5, BUDGET_BYTES, heading="第2")
 
 
+def test_the_last_page_of_a_part_ends_where_the_part_ends(cases: CaseSearch) -> None:
+    """From the agent frame: a part's conclusion (its 小括) is at its end, and reaching it took a guessed offset."""
+    last = cases.text(LONG, 0, 900, heading="事実及び理由", from_end=True)
+    assert last.offset + len(last.text) == last.section_end == last.total_chars and last.next_offset is None
+    assert embedded_bytes(last.model_dump()) <= 900 and last.text.startswith(last.headings[-1][:2])
+    before = cases.text(LONG, 0, 900, heading="事実及び理由")
+    assert before.next_offset is not None and before.next_offset < last.offset  # the part is longer than a page
+    whole = cases.text(LONG, 0, BUDGET_BYTES, heading="第2", from_end=True)
+    assert whole.text == cases.text(LONG, 0, BUDGET_BYTES, heading="第2").text  # a part within a page: all of it
+    with pytest.raises(InvalidRequest, match="from_end と offset"):
+        cases.text(LONG, 7, BUDGET_BYTES, from_end=True)
+
+
+def test_the_outline_of_one_part_lists_its_headings_at_every_depth(cases: CaseSearch) -> None:
+    """From the agent frame: the whole outline left out the parties' sub-headings, and findInCase was used to list
+    them."""
+    whole = cases.outline(LONG, None, BUDGET_BYTES)
+    part = cases.outline(LONG, "慣行", BUDGET_BYTES, heading="第100")
+    assert part.section == ["事実及び理由", "第100　争点100について"] and part.complete
+    shown = [[*entry.path, entry.heading] for entry in part.headings]
+    assert shown[1:] and all(path[:2] == part.section for path in shown)
+    assert not any(entry.path[1:2] == part.section[1:] for entry in whole.headings)  # the whole outline left them out
+    assert part.headings[0].count == cases.passages(LONG, "慣行", 20, BUDGET_BYTES, heading="第100").hits == 1
+
+
+def test_a_hit_shows_where_each_term_is_treated_most_by_the_court(tmp_path: Path) -> None:
+    """From the agent frame: a hit showed the first place and the last two, so the court's treatment of each of the
+    company's three reasons in the middle of a 雇止め judgment never showed."""
+    argued = "原告は勤務成績が良好であったと主張し、被告は勤務成績の不良と人員削減を理由とする。\n" * 5
+    reasons = (
+        "事実及び理由\n第1 当事者の主張\n"
+        + argued
+        + "第2 当裁判所の判断\n1 勤務成績について\n"
+        + "勤務成績の不良は認められない。\n" * 2
+        + "あ" * 300
+        + "\n2 人員削減について\n人員削減の必要性は乏しい。\n"
+        + "い" * 300
+        + "\n3 上限条項について\n上限条項は効力を有しない。\n"
+        + "う" * 300
+        + "\n4 結論\n認容する。\n"
+    )
+    rows = [{"doc_id": "R", "main_text": "原告の請求を認容する。", "facts_and_reasons": reasons}]
+    search = CaseSearch(
+        Settings(dataset_uris={"cases": str(write_export(tmp_path / "c.jsonl", rows))}, cache_dir=tmp_path / "c")
+    )
+    found = search.search("雇止め OR 勤務成績", BUDGET_BYTES, passages="勤務成績 OR 人員削減 OR 上限条項").results[0]
+    assert found.passages is not None and found.passage_hits == 13 + 7 + 2  # headings included
+    assert [place.headings[-1] for place in found.passages] == [
+        "第1 当事者の主張", "1 勤務成績について", "2 人員削減について", "3 上限条項について"
+    ]  # fmt: skip
+    search.close()
+
+
 @pytest.mark.parametrize(
     ("line", "heading"),
     [("1.5倍の額を支払う", False), ("(1)の事実によれば", False), ("2019 年に", False), ("(1) 争点", True)],
@@ -91,6 +144,7 @@ def test_a_brief_search_names_a_hundred_decisions_in_one_answer(tmp_path: Path) 
     listed = search.search("損害賠償", BUDGET_BYTES, limit=100, brief=True)
     assert listed.results == [] and listed.listed is not None and len(listed.listed) == listed.count == 100
     assert listed.total == 150 and listed.more
+    assert {entry.outcome for entry in listed.listed} == {"請求認容"}
     assert embedded_bytes(listed.model_dump()) <= BUDGET_BYTES
     assert len(search.search("損害賠償", BUDGET_BYTES, limit=100).results) <= 20
     with pytest.raises(InvalidRequest, match="brief では passages"):

@@ -15,7 +15,7 @@ from search_core.errors import DataUnavailable
 from search_core.fulltext.amounts import Amount, amount_keys
 from search_core.fulltext.citations import Citation, citation_keys
 from search_core.fulltext.normalize import normalize
-from search_core.fulltext.places import occurrences, outer_places
+from search_core.fulltext.places import occurrences, places_by_part
 from search_core.kinds.case_law.language import parse
 from search_core.kinds.case_law.models import CaseQuery
 from search_core.kinds.case_law.store.build import FORMAT_VERSION, prepare, search_text
@@ -168,7 +168,7 @@ def test_an_article_after_a_note_on_its_law_is_found_by_every_path(
     decision = index.decision(doc_id)
     assert decision is not None
     places = occurrences(decision.full_text, expression.positive_terms, 5, regions=decision.regions)
-    _, shown = outer_places(decision.full_text, expression.positive_terms, decision.regions)
+    shown = places_by_part(decision.full_text, expression.positive_terms, [], decision.regions).total
     assert doc_id in [d.doc_id for d in newest.decisions] and doc_id in [d.doc_id for d in ranked.decisions]
     assert places.total == shown == len(expression.positive_terms)
 

@@ -16,7 +16,7 @@ import re
 import time
 import unicodedata
 from array import array
-from bisect import bisect_left
+from bisect import bisect_left, bisect_right
 from collections import deque
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass
@@ -89,8 +89,6 @@ _SENTENCE_END = re.compile("[。\n\r]")
 SHOWN_AFTER = 160
 # How close all the terms must be to make one place in proximity: about two sentences of a judgment.
 NEAR_CHARS = 200
-# How many of a decision's last places a search hit shows after its first (outer_places).
-OUTER_LAST = 2
 
 
 def aligned(text: str, deadline: float = math.inf) -> tuple[str, array[int]]:
@@ -206,38 +204,61 @@ def occurrences(
     return Occurrences(places, total, next_start)
 
 
-def outer_places(
+@dataclass(frozen=True)
+class PlacesByPart:
+    """Where terms occur, by the part of the text each begins in (its index in the part starts; -1 before the
+    first): each part's first place and its occurrences of each term (in the terms' order); the last LAST_KEPT places
+    of the text; and how many occurrences it holds."""
+
+    firsts: dict[int, Place]
+    counts: dict[int, list[int]]
+    last: list[Place]
+    total: int
+
+
+# How many of the text's last places places_by_part keeps.
+LAST_KEPT = 4
+
+
+def places_by_part(
     text: str,
     terms: tuple[Term, ...],
+    part_starts: list[int],
     regions: Regions | None = None,
     deadline: float = math.inf,
     name: Callable[[Term], str] = lambda term: term.text,
-) -> tuple[list[Place], int]:
-    """The first place where the terms occur and the last OUTER_LAST (every place when there are no more), in order,
-    grouped as `occurrences` groups them; and how many occurrences the text holds, counted as it counts them. A
-    judgment states a matter early (the claim, the issues) and ends with the court's own treatment of it, so a hit
-    shows both without reading the decision. Raises TimeoutError past `deadline` (time.monotonic).
+) -> PlacesByPart:
+    """Where the terms occur in each part that opens at `part_starts` (sorted), grouped as `occurrences` groups them
+    and counted as it counts them, read as a stream: memory stays that of the parts however many places there are.
+    Raises TimeoutError past `deadline` (time.monotonic).
 
     >>> from search_core.fulltext.expression import parse
-    >>> text = "争点は過失である。" + "あ" * 200 + "過失1。" + "い" * 200 + "過失2。" + "う" * 200 + "過失はない。"
-    >>> places, total = outer_places(text, parse("過失").positive_terms)
-    >>> [text[place.start : place.start + 5] for place in places], total
-    (['過失である', '過失2。う', '過失はない'], 4)
+    >>> text = "争点は過失である。" + "あ" * 200 + "過失1。損害。" + "い" * 200 + "過失2。" + "う" * 200 + "過失なし"
+    >>> found = places_by_part(text, parse("過失 OR 損害").positive_terms, [text.index("過失1")])
+    >>> {part: text[place.start : place.start + 3] for part, place in found.firsts.items()}, found.counts
+    ({-1: '過失で', 0: '過失1'}, {-1: [1, 0], 0: [3, 1]})
+    >>> [text[place.start : place.start + 3] for place in found.last], found.total
+    (['過失で', '過失1', '過失2', '過失な'], 5)
     """
     plain, starts = aligned(text, deadline)
     spans = _until(deadline, _merged(enumerate(terms), plain, starts, regions))
-    places: list[Place] = []  # the first place, then the last ones read so far
+    firsts: dict[int, Place] = {}
+    counts: dict[int, list[int]] = {}
+    last: deque[Place] = deque(maxlen=LAST_KEPT)
     total = 0
     for span_start, span_end, index in spans:
         occurrence = _occurrence((span_start, span_end), starts, len(text), name(terms[index]))
         total += 1
-        if places and places[-1].holds(occurrence):
-            places[-1] = places[-1].joined(occurrence)
-            continue
-        places.append(Place.of(occurrence))
-        if len(places) > 1 + OUTER_LAST:
-            del places[1]
-    return places, total
+        part = bisect_right(part_starts, occurrence.start) - 1
+        counts.setdefault(part, [0] * len(terms))[index] += 1
+        first = firsts.get(part)
+        if first is None or first.holds(occurrence):
+            firsts[part] = Place.of(occurrence) if first is None else first.joined(occurrence)
+        if last and last[-1].holds(occurrence):
+            last[-1] = last[-1].joined(occurrence)
+        else:
+            last.append(Place.of(occurrence))
+    return PlacesByPart(firsts, counts, list(last), total)
 
 
 def near_places(

@@ -7,7 +7,7 @@ model sees and the answers it gets say one thing.
 
 from __future__ import annotations
 
-from search_core.fulltext.places import NEAR_CHARS, OUTER_LAST, SHOWN_AFTER
+from search_core.fulltext.places import NEAR_CHARS, SHOWN_AFTER
 from search_core.kinds.case_law.language import FIELDS
 from search_core.kinds.case_law.limits import (
     DEFAULT_LIMIT,
@@ -18,6 +18,7 @@ from search_core.kinds.case_law.limits import (
     MAX_LIMIT,
     MAX_SEARCHED_CHARS,
     PASSAGE_BEFORE,
+    SHOWN_PLACES,
 )
 from search_core.kinds.case_law.text.headings import LINES_READ_FORWARD
 from search_core.kinds.case_law.text.outcome import OUTCOMES
@@ -95,16 +96,18 @@ TEXT_DESCRIPTION = (
     f"cited_articles は判決が引用した条（{GET_ARTICLE} に渡せる law・article）。"
 )
 BRIEF_DESCRIPTION = (
-    "true なら、該当した判決を doc_id・裁判所・判決日・事件番号・事件名だけで一覧します（主文・抜粋・passages なし。"
+    "true なら、該当した判決を doc_id・裁判所・判決日・事件番号・事件名・結論の種類（outcome）だけで一覧します"
+    "（主文・抜粋・passages なし。"
     f"limit は最大 {MAX_BRIEF_LIMIT} 件）。「…した判決をすべて挙げて」のように数や一覧が要るときに。既定 False"
 )
 HIT_PASSAGES_DESCRIPTION = (
-    "各結果に、この検索式（keywords と同じ書き方。除外語を除く）の語が出てくる箇所を、最初の 1 か所と最後の "
-    f"{OUTER_LAST} か所（全部で {1 + OUTER_LAST} か所以下ならすべて）、{FIND_IN_CASE} と同じ形"
-    "（offset・headings・text）で passages に付け、その判決での出現数を passage_hits に示します。"
-    "判決は争点や請求を先に、裁判所の判断を後に書くので、語が当事者の主張にあるのか当裁判所の判断にあるのかを、"
-    f"判決ごとに {FIND_IN_CASE} を呼ばずに headings で確かめられます（例: keywords=解雇、passages=16条 OR 濫用）。"
-    f"間の箇所は {FIND_IN_CASE} で読めます。1 件が大きくなるので、主文が切れたら limit を小さくしてください"
+    f"各結果に、この検索式（keywords と同じ書き方。除外語を除く）の語が出てくる箇所を最大 {SHOWN_PLACES} か所、"
+    f"{FIND_IN_CASE} と同じ形（offset・headings・text）で passages に付け、その判決での出現数を passage_hits に"
+    "示します。示すのは、最初の箇所（争点や請求の述べ方）、次に語ごとに（書いた順に）その語が最も多く出てくる見出しの"
+    "部分の最初の箇所（裁判所の判断の中の部分を先に）、残りは最後の箇所です。語が当事者の主張にあるのか当裁判所の"
+    f"判断にあるのかを、判決ごとに {FIND_IN_CASE} を呼ばずに headings で確かめられます（例: keywords=解雇、"
+    f"passages=16条 OR 濫用）。ほかの箇所は {FIND_IN_CASE} で読めます。1 件が大きくなるので、主文が切れたら limit を"
+    "小さくしてください"
 )
 PASSAGES_DESCRIPTION = (
     "1 つの判決の中で、検索式の語（除外語を除く）が出てくる箇所を前後の文とともに、位置（offset）の順に返します。"
@@ -137,8 +140,22 @@ HEADING_DESCRIPTION = (
     "（当裁判所の判断、争点2）。間の階層は省けます。当てはまる見出しが複数なら裁判所の判断の中のもの（なければ最初"
     "のもの）の行から、その部分の終わり（section_end）"
     "までを読みます。長い部分の続きは、同じ heading と next_offset を offset に渡して読みます（部分の結論は終わりに"
-    "あることが多く、終わりから読むなら section_end より少し前を offset に。部分を読み終えたら "
+    "あることが多く、その最後のページは from_end で読めます。部分を読み終えたら "
     f"next_offset は null）。見出しの一覧は {OUTLINE} で"
+)
+FROM_END_DESCRIPTION = (
+    "true なら、heading の部分（heading がなければ判決）の最後のページ、つまりその終わりまでを応答に収まるだけ"
+    "返します（小括・結論・量刑の理由の結びなど、部分の終わりにある結論を 1 回で読むときに。offset とは併用不可）。"
+    "その前は、返った offset より前を offset に指定して読めます。既定 False"
+)
+ALSO_NAMED_DESCRIPTION = (
+    "heading がほかの部分の見出しにも当てはまるとき: その部分（外側からの見出し）。返したのは裁判所の判断の中のもの"
+    "（なければ最初に当てはまったもの）です。別の部分なら、ここの見出しを heading に"
+)
+OUTLINE_HEADING_DESCRIPTION = (
+    f"この見出しの部分の中の見出しだけを、深い階層まで返す（{READ_TEXT} の heading と同じ書き方: 第4の2、"
+    "当裁判所の判断、争点2）。判決全体の一覧で深い見出しが省かれたとき、その部分の小見出し（ア 原告の主張、"
+    "イ 被告の主張、小括 など）を見るために"
 )
 SEARCHED_UNTIL_DESCRIPTION = (
     f"非常に長い判決だけにある: 語を探すのは全文のこの位置（offset）まで（主文と事実及び理由の先頭から、正規化して "
@@ -169,6 +186,7 @@ OUTLINE_DESCRIPTION = (
     f"先に見て、{READ_TEXT} の heading（見出しの番号や語: 第4の2、当裁判所の判断）でその部分だけを読めます。"
     "keywords を渡すと、各見出しの部分に語が出てくる回数（count）も返すので、当事者の主張（第2・第3）と裁判所の判断"
     "（当裁判所の判断）のどちらに語があるかが分かります。応答サイズに収まらなければ深い階層から省きます（message）。"
+    "heading を渡すとその部分の中の見出しだけを深くまで返します"
 )
 OUTLINE_KEYWORDS_DESCRIPTION = (
     f"数える語（{SEARCH} の keywords と同じ書き方。除外語は数えません）。各見出しの count に、その部分に出てくる回数"

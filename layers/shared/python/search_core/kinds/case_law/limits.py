@@ -21,6 +21,8 @@ PAGE_CHARS = BUDGET_BYTES // 3 // 1000 * 1000
 NAME_CHARS = 300
 # What a passage shows around its term, in characters.
 PASSAGE_BEFORE = 80
+# How many places a search hit shows with passages (reading/shown_places.py).
+SHOWN_PLACES = 4
 MAX_HEADING_CHARS = 100
 # The most of a decision's doc_id, court, date, case number or case name that is searched: many times the longest
 # real ones (case names run to ~150 characters), so no name can take a preparing function's time or a search's.

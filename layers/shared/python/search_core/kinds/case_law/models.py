@@ -12,7 +12,7 @@ from search_core.fulltext.citations import CitedArticle, articles_cited
 from search_core.fulltext.expression import Expression
 from search_core.fulltext.normalize import normalize
 from search_core.fulltext.terms import Term
-from search_core.kinds.case_law.text.headings import REASONING, reasoning_span
+from search_core.kinds.case_law.text.headings import REASONING, Section, reasoning_in, reasoning_span
 
 
 @dataclass(frozen=True)
@@ -121,13 +121,17 @@ class Decision:
         reasons_start = main_start + len(self.main_text or "") + len(_REASONS_HEADING)
         return {"主文": (main_start, main_start + main), "事実及び理由": (reasons_start, reasons_start + reasons)}
 
-    def regions_for(self, terms: tuple[Term, ...], deadline: float = math.inf) -> dict[str, tuple[int, int]]:
+    def regions_for(
+        self, terms: tuple[Term, ...], deadline: float = math.inf, parts: list[Section] | None = None
+    ) -> dict[str, tuple[int, int]]:
         """`regions`, and where the court's own reasoning lies when a term is confined to it (判断:): read from the
-        headings only then, as a decision of many heading lines takes a while to read."""
+        headings only then (or from `parts`, the full text's sections when read already), as a decision of many
+        heading lines takes a while to read."""
         regions = self.regions
         if any(term.field == REASONING for term in terms):
             low, high = regions["事実及び理由"]
-            found = reasoning_span(self.full_text, deadline) or (high, high)
+            read = reasoning_span(self.full_text, deadline) if parts is None else reasoning_in(self.full_text, parts)
+            found = read or (high, high)
             regions = regions | {REASONING: (min(max(found[0], low), high), max(min(found[1], high), low))}
         return regions
 

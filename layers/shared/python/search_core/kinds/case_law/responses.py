@@ -9,6 +9,7 @@ from search_core.doors.envelope import absent_when_none
 from search_core.fulltext.places import NEAR_CHARS
 from search_core.fulltext.snippet import SCAN_CHARS
 from search_core.kinds.case_law.descriptions import (
+    ALSO_NAMED_DESCRIPTION,
     APPEAL_NOTE,
     CITED_ARTICLES_DESCRIPTION,
     FIND_IN_CASE,
@@ -24,6 +25,7 @@ from search_core.kinds.case_law.limits import (
     MAX_NAMED_WITHIN_FILTERS,
     PAGE_CHARS,
     PASSAGE_BEFORE,
+    SHOWN_PLACES,
 )
 from search_core.kinds.case_law.models import Decision
 from search_core.kinds.case_law.text.outcome import APPEAL_DISMISSED, FINAL_APPEAL_DISMISSED, read_outcome
@@ -96,7 +98,8 @@ class CaseHit(BaseModel):
     )
     headings: list[str] = Field(description="抜粋の箇所がある部分の見出し（外側から順に。例: 事実及び理由 > 第3）")
     passages: list[Passage] | None = absent_when_none(
-        "passages を指定したとき: その語の最初の箇所と最後の箇所（位置の順。語がなければ空）"
+        f"passages を指定したとき: その語の箇所を最大 {SHOWN_PLACES} か所（最初の箇所、語ごとに最も多く出てくる部分、"
+        "最後の箇所。位置の順。語がなければ空）"
     )
     passage_hits: int | None = absent_when_none("passages を指定したとき: その語がこの判決に出てくる数（正確）")
     total_chars: int = Field(
@@ -131,12 +134,14 @@ class ListedDecision(BaseModel):
     date: str | None = Field(description="判決日（ISO 形式 YYYY-MM-DD、不明なら null）")
     case_number: str | None
     case_name: str | None
+    outcome: str = Field(description=f"主文の結論の種類（検索結果の outcome.kind と同じ）。{OUTCOME_KIND_DESCRIPTION}")
 
 
 class CaseSearchResponse(BaseModel):
     results: list[CaseHit] = Field(description="該当した判決（brief のときは空で、listed に並ぶ）")
     listed: list[ListedDecision] | None = absent_when_none(
-        f"brief のとき: 該当した判決の doc_id・裁判所・判決日・事件番号・事件名だけ（最大 {MAX_BRIEF_LIMIT} 件）"
+        "brief のとき: 該当した判決の doc_id・裁判所・判決日・事件番号・事件名・結論の種類だけ"
+        f"（最大 {MAX_BRIEF_LIMIT} 件）"
     )
     count: int = Field(description="返した件数")
     total: int = Field(description="条件を満たす判決の総数（total_exact が false なら少なくともこの数）")
@@ -171,10 +176,7 @@ class CaseTextResponse(BaseModel):
     total_chars: int
     searched_until: int | None = absent_when_none(SEARCHED_UNTIL_DESCRIPTION)
     section: list[str] | None = absent_when_none("heading を指定したとき: 読んでいる部分の見出し（外側から順に）")
-    also_named: list[str] | None = absent_when_none(
-        "heading がほかの部分の見出しにも当てはまるとき: その部分（外側からの見出し。最初に当てはまった部分を読んで"
-        "います。別の部分を読むなら、ここの見出しを heading に）"
-    )
+    also_named: list[str] | None = absent_when_none(ALSO_NAMED_DESCRIPTION)
     section_end: int | None = absent_when_none(
         "heading を指定したとき: その部分が終わる位置（ここから先は次の見出し。続けて読むなら offset にこの値を渡す）"
     )
@@ -203,9 +205,13 @@ class CaseOutlineResponse(BaseModel):
     depth_shown: int = Field(
         description="返した見出しの最も深い階層（応答サイズに収めるため浅くしたら message が言う）"
     )
-    complete: bool = Field(description="この判決の見出しをすべて返したなら true")
+    complete: bool = Field(description="この判決（heading を指定したときはその部分）の見出しをすべて返したなら true")
     searched_until: int | None = absent_when_none(SEARCHED_UNTIL_DESCRIPTION)
     message: str | None = absent_when_none("見出しを省いたときや、語の数え方の説明")
+    section: list[str] | None = absent_when_none(
+        "heading を指定したとき: 見出しを返した部分（外側から順に。headings はこの部分とその中の見出し）"
+    )
+    also_named: list[str] | None = absent_when_none(ALSO_NAMED_DESCRIPTION)
 
 
 class CasePassagesResponse(BaseModel):

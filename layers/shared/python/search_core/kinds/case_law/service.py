@@ -21,7 +21,6 @@ from search_core.fulltext.places import (
     aligned,
     near_places,
     occurrences,
-    outer_places,
     spans_in_parts,
 )
 from search_core.fulltext.terms import AwayFrom, Term
@@ -50,8 +49,8 @@ from search_core.kinds.case_law.reading.answers import (
     excluded_names,
     fit_hits,
     hit,
-    identity,
     late_snippets_note,
+    listed,
     outline_body,
     outside_the_text,
     page,
@@ -60,6 +59,7 @@ from search_core.kinds.case_law.reading.answers import (
     search_body,
 )
 from search_core.kinds.case_law.reading.pages import page_end
+from search_core.kinds.case_law.reading.shown_places import hit_places
 from search_core.kinds.case_law.responses import (
     CaseOutlineResponse,
     CasePassagesResponse,
@@ -83,6 +83,8 @@ from search_core.storage.live import LiveDataset
 
 # How many other parts a heading names are listed when it names more than one (the first is read).
 _OTHERS_SHOWN = 5
+# How far the last page's start moves forward to open at a line's start.
+_LINE_SNAP_CHARS = 300
 # How many outermost headings a message lists when a named heading is not found.
 _OUTLINE_SHOWN = 20
 
@@ -141,7 +143,7 @@ class CaseSearch:
         index = self._data.current()
         with self._deadline(index, _search_timeout_message(self.limits)) as deadline:
             found = index.search(query, deadline)
-        rows = [identity(decision) for decision in found.decisions]
+        rows = [listed(decision) for decision in found.decisions]
         cut = _BRIEF_CUT.format(shown=len(rows), asked=len(rows))  # as long as any count it will say
 
         def fits(count: int) -> bool:
@@ -161,9 +163,14 @@ class CaseSearch:
     def restored(self) -> None:
         self._data.expire()
 
-    def text(self, doc_id: str, offset: int, budget: int, heading: str | None = None) -> CaseTextResponse:
+    def text(
+        self, doc_id: str, offset: int, budget: int, heading: str | None = None, from_end: bool = False
+    ) -> CaseTextResponse:
         """A page of the decision from `offset`; with `heading`, of that part alone, from its start (or from
-        `offset` within it) to its end at most."""
+        `offset` within it) to its end at most; with `from_end`, the page that ends where the part (or the decision)
+        ends."""
+        if from_end and offset:
+            raise InvalidRequest("from_end と offset は一緒に使えません（from_end は最後のページを返します）。")
         index = self._data.current()
         with self._deadline(index, self.limits.timeout_message) as deadline:
             decision = _found(index.decision(doc_id), doc_id)
@@ -175,11 +182,13 @@ class CaseSearch:
             raise InvalidRequest(f"offset が大きすぎます（この判決の全文は {len(full)} 文字です）。")
         until = len(full) if section is None else section.end
         readable = full if section is None else full[:until]
-        headings = heading_path(full, offset)  # once: the page's length is searched for with it unchanged
 
-        def shown(text: str, next_offset: int | None) -> CaseTextResponse:
-            return page(decision, full, offset, text, next_offset, headings, section, others)
+        def shown_at(start: int, headings: list[str]) -> Callable[[str, int | None], CaseTextResponse]:
+            return lambda text, next_offset: page(decision, full, start, text, next_offset, headings, section, others)
 
+        if from_end:
+            offset = _last_page_start(full, offset, until, shown_at, budget)
+        shown = shown_at(offset, heading_path(full, offset))  # once: the page's length is searched for with it
         end = page_end(readable, offset, shown, budget)
         return shown(full[offset:end], end if end < until else None)
 
@@ -223,16 +232,22 @@ class CaseSearch:
         fitted, _ = fit_rows(shown, lambda r: passages_body(decision, full, found, r, message).model_dump(), budget)
         return passages_body(decision, full, found, fitted, message)
 
-    def outline(self, doc_id: str, keywords: str | None, budget: int) -> CaseOutlineResponse:
+    def outline(
+        self, doc_id: str, keywords: str | None, budget: int, heading: str | None = None
+    ) -> CaseOutlineResponse:
         """The decision's headings (text/headings.py sections), with how often the terms of `keywords` occur under
-        each, fitted to `budget` by depth."""
+        each, fitted to `budget` by depth; with `heading`, that part's headings alone."""
         expression = _to_find(keywords, "{}数える語を 1 つ以上指定してください。") if keywords else None
         index = self._data.current()
         with self._deadline(index, _outline_timeout_message(self.limits)) as deadline:
             decision = _found(index.decision(doc_id), doc_id)
-            parts, whole = sections(decision.full_text, deadline)
-            counts = None if expression is None else _counts(decision, parts, expression, deadline)
-        return outline_body(decision, parts, whole, counts, budget)
+            every, whole = sections(decision.full_text, deadline)
+            parts, section, others = every, None, None
+            if heading is not None:
+                section, others = _section(decision.full_text, heading, 0, deadline, every)
+                parts = [part for part in every if section.start <= part.start < section.end]
+            counts = None if expression is None else _counts(decision, parts, every, expression, deadline)
+        return outline_body(decision, parts, whole, counts, budget, section, others)
 
     def close(self) -> None:
         self._data.close()
@@ -332,22 +347,24 @@ def _within(regions: Regions, section: Section) -> Regions:
             regions.items()}  # fmt: skip
 
 
-def _counts(decision: Decision, parts: list[Section], expression: Expression, deadline: float) -> list[int]:
-    """How many times the expression's terms occur in each part, where a decision is searched (its regions, up to
-    searched_until), counted on the normalised text and placed by where each occurrence begins as written."""
+def _counts(
+    decision: Decision, parts: list[Section], every: list[Section], expression: Expression, deadline: float
+) -> list[int]:
+    """How many times the expression's terms occur in each of `parts` (of `every` part of the decision), where a
+    decision is searched (its regions, up to searched_until), counted on the normalised text and placed by where each
+    occurrence begins as written."""
     normal, starts = aligned(decision.searched_text, deadline)
     terms, _ = _away_from_excluded(expression)
-    regions = decision.regions_for(terms, deadline)
+    regions = decision.regions_for(terms, deadline, every)
     found = sorted(starts[begin] for term in terms for begin, _ in spans_in_parts(term, normal, starts, regions))
     return [bisect_left(found, part.end) - bisect_left(found, part.start) for part in parts]
 
 
 def _places(decision: Decision, shown: Expression | None, deadline: float) -> tuple[list[Place], int] | None:
-    """The places of a hit that `passages` asks for (outer_places), or None when it asks for none."""
+    """The places of a hit that `passages` asks for (reading/shown_places.py), or None when it asks for none."""
     if shown is None:
         return None
-    regions = decision.regions_for(shown.positive_terms, deadline)
-    return outer_places(decision.searched_text, shown.positive_terms, regions, deadline, shown.name)
+    return hit_places(decision, shown, deadline)
 
 
 def _nowhere(hits: int, keywords: str, searched_until: int | None = None) -> str | None:
@@ -389,11 +406,14 @@ def _search_timeout_message(limits: QueryLimits) -> str:
     )
 
 
-def _section(full: str, heading: str, offset: int, deadline: float = math.inf) -> tuple[Section, list[str] | None]:
+def _section(
+    full: str, heading: str, offset: int, deadline: float = math.inf, every: list[Section] | None = None
+) -> tuple[Section, list[str] | None]:
     """The part named `heading` in the decision's full text (of several, the court's: text/headings.py section_at),
     with `offset` (if given) inside it, and the other parts so named (a few, as paths; None if it names one);
-    InvalidRequest if none is so named, naming the outermost headings, or if `offset` lies outside it."""
-    named = section_at(full, heading, deadline, most=_OTHERS_SHOWN + 1)
+    InvalidRequest if none is so named, naming the outermost headings, or if `offset` lies outside it. `every` is
+    the decision's sections when they are read already."""
+    named = section_at(full, heading, deadline, most=_OTHERS_SHOWN + 1, every=every)
     found = named[0] if named else None
     if found is not None and offset and not found.start <= offset < found.end:
         raise InvalidRequest(
@@ -410,6 +430,27 @@ def _section(full: str, heading: str, offset: int, deadline: float = math.inf) -
         )
     others = [" > ".join(part.path) for part in named[1]] if named else []
     return found, others or None
+
+
+def _last_page_start(
+    full: str,
+    low: int,
+    until: int,
+    shown_at: Callable[[int, list[str]], Callable[[str, int | None], CaseTextResponse]],
+    budget: int,
+) -> int:
+    """Where the last page of full[low:until] begins: as early as the budget allows (measured with the headings where
+    the part ends, so a page from there may still end a little short of `until`, and says so by its next_offset),
+    then at the next line's start if one is near, so the page opens with whole sentences."""
+    headings = heading_path(full, max(low, until - 1))
+
+    def fits(length: int) -> bool:
+        page = shown_at(until - length, headings)(full[until - length : until], None)
+        return embedded_bytes(page.model_dump()) <= budget
+
+    start = until - largest(min(1, until - low), until - low, fits)
+    line = full.find("\n", start, min(until, start + _LINE_SNAP_CHARS))
+    return line + 1 if start > low and line != -1 and line + 1 < until else start
 
 
 def _found(decision: Decision | None, doc_id: str) -> Decision:

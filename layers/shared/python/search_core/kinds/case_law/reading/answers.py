@@ -44,6 +44,7 @@ from search_core.kinds.case_law.responses import (
 from search_core.kinds.case_law.store.index import MAX_COUNTED_TERMS
 from search_core.kinds.case_law.text.courts import names_a_court
 from search_core.kinds.case_law.text.headings import Section, heading_path
+from search_core.kinds.case_law.text.outcome import read_outcome
 from search_core.kinds.case_law.text.overview import overview
 
 
@@ -64,6 +65,11 @@ def identity(decision: Decision) -> dict[str, Any]:
     }
 
 
+def listed(decision: Decision) -> dict[str, Any]:
+    """A decision as a brief search lists it: its names and the kind of its outcome."""
+    return identity(decision) | {"outcome": read_outcome(decision.main_text).kind}
+
+
 def _name(value: str | None) -> str | None:
     return value if value is None or len(value) <= NAME_CHARS else value[:NAME_CHARS] + TRUNCATION_MARKER
 
@@ -75,8 +81,8 @@ def hit(
     deadline: float = math.inf,
 ) -> tuple[CaseHit, bool]:
     """The decision with its 主文 whole and a passage around its first hit of a positive term (the opening if
-    none); with `places` (outer_places), the passages of the places asked for and how many occurrences there are.
-    Also whether the passage's term was looked for in time (else the passage is the opening)."""
+    none); with `places` (reading/shown_places.py), the passages of the places asked for and how many occurrences
+    there are. Also whether the passage's term was looked for in time (else the passage is the opening)."""
     # A term confined to a part is left to that part: the 主文 comes whole in the hit.
     terms = tuple(term for term in keywords if term.field is None)
     shown, at, in_time = snippet(decision.searched_body, terms, deadline)
@@ -379,11 +385,17 @@ def page(
 
 
 def outline_body(
-    decision: Decision, parts: list[Section], whole: bool, counts: list[int] | None, budget: int
+    decision: Decision,
+    parts: list[Section],
+    whole: bool,
+    counts: list[int] | None,
+    budget: int,
+    section: Section | None = None,
+    others: list[str] | None = None,
 ) -> CaseOutlineResponse:
-    """The decision's headings with their offsets, lengths and paths (and, with `counts`, their terms' occurrences),
-    as deep as the budget allows: the deepest levels are left out first, then, at the outermost, the last headings;
-    each cut is said."""
+    """The decision's headings (or `section`'s, with the other parts its heading names) with their offsets, lengths
+    and paths (and, with `counts`, their terms' occurrences), as deep as the budget allows: the deepest levels are
+    left out first, then, at the outermost, the last headings; each cut is said."""
     rows = [
         OutlineEntry(
             heading=part.path[-1],
@@ -396,6 +408,7 @@ def outline_body(
         for index, part in enumerate(parts)
     ]
     deepest = max((row["depth"] for row in rows), default=0)
+    outermost = min((row["depth"] for row in rows), default=1)
 
     def body(shown: list[dict[str, Any]], depth: int, note: str | None) -> dict[str, Any]:
         complete = whole and len(shown) == len(rows)
@@ -408,18 +421,20 @@ def outline_body(
             complete=complete,
             searched_until=decision.searched_until,
             message=" ".join(n for n in notes if n) or None,
+            section=None if section is None else list(section.path),
+            also_named=others,
         ).model_dump() | {"headings": shown}
 
-    for depth in range(deepest, 0, -1):
+    for depth in range(deepest, outermost - 1, -1):
         shown = [row for row in rows if row["depth"] <= depth]
         if depth == deepest and embedded_bytes(body(shown, depth, None)) <= budget:
             return CaseOutlineResponse.model_validate(body(shown, depth, None))
         longest_note = OUTLINE_SHALLOWER.format(depth=depth + 1, shown=len(rows), left=len(rows))
         if embedded_bytes(body(shown, depth, longest_note)) <= budget:
             return _deepened(rows, depth, partial(_at_depth, body, depth + 1), budget)
-    top = [row for row in rows if row["depth"] <= 1]
-    kept, _ = fit_rows(top, lambda shown: body(shown, 1, OUTLINE_CUT), budget)
-    return CaseOutlineResponse.model_validate(body(kept, 1, OUTLINE_CUT))
+    top = [row for row in rows if row["depth"] <= outermost]
+    kept, _ = fit_rows(top, lambda shown: body(shown, outermost, OUTLINE_CUT), budget)
+    return CaseOutlineResponse.model_validate(body(kept, outermost, OUTLINE_CUT))
 
 
 def _at_depth(

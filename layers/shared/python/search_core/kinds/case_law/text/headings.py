@@ -319,11 +319,12 @@ def sections(text: str, deadline: float = math.inf) -> tuple[list[Section], bool
 
 
 def section_at(
-    text: str, wanted: str, deadline: float = math.inf, most: int = 6
+    text: str, wanted: str, deadline: float = math.inf, most: int = 6, every: list[Section] | None = None
 ) -> tuple[Section, list[Section]] | None:
     """The part named by `wanted` (as heading_offset reads a name), with where it ends, and the other parts so named
     (of the first `most`). Of several, the first inside the court's own reasoning (reasoning_span) is the one read:
     争点2 names the parties' arguments on it and the court's answer alike, and the court's is what is asked for.
+    `every` is the text's sections (`sections`) when the caller has read them.
 
     >>> text = "第1 当事者の主張\\n1 争点2\\n原告\\n第2 当裁判所の判断\\n1 争点2について\\n認める\\n"
     >>> found = section_at(text, "争点2")
@@ -333,9 +334,9 @@ def section_at(
     named = {start for start, _ in headings_named(text, wanted, deadline, most)}
     if not named:
         return None
-    every = sections(text, deadline)[0]
+    every = sections(text, deadline)[0] if every is None else every
     parts = [section for section in every if section.start in named]
-    reasoning = _reasoning_in(text, every)
+    reasoning = reasoning_in(text, every)
     inside = [part for part in parts if reasoning and reasoning[0] <= part.start < reasoning[1]]
     chosen = (inside or parts)[0]
     return chosen, [part for part in parts if part is not chosen]
@@ -360,10 +361,10 @@ def reasoning_span(text: str, deadline: float = math.inf) -> tuple[int, int] | N
     >>> span is not None and text[span[0] : span[1]]
     '第2 当裁判所の判断\\n1 争点\\n認める\\n'
     """
-    return _reasoning_in(text, sections(text, deadline)[0])
+    return reasoning_in(text, sections(text, deadline)[0])
 
 
-def _reasoning_in(text: str, parts: list[Section]) -> tuple[int, int] | None:
+def reasoning_in(text: str, parts: list[Section]) -> tuple[int, int] | None:
     """reasoning_span, of the text's parts already read."""
     judged = [part for part in parts if REASONING in _heading_line(text, part.start)]
     if not judged:
