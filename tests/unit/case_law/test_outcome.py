@@ -70,6 +70,15 @@ def test_every_outcome_has_a_labelled_main_text() -> None:
         ("原決定を取り消す。", "原判決取消・変更"),
         ("被告の反訴請求を棄却する。", "unknown"),
         ("被告人を懲役１年に処する。本件公訴事実中窃盗の点については、被告人は無罪。", "有罪"),
+        # From the agent frame: a claim granted against one defendant, the rest and the others' dismissed together.
+        (
+            "１　被告市は、原告Ａに対し、３０５０万円を支払え。\n２　原告らの被告市に対するその余の請求並びに被告県及び"
+            "被告会社に対する請求をいずれも棄却する。",
+            "一部認容",
+        ),
+        ("１　被告Ａに対する請求を棄却する。\n２　被告Ｂは、原告に対し、１００万円を支払え。", "一部認容"),
+        ("１　原告の請求を棄却する。\n２　原告（反訴被告）は、被告（反訴原告）に対し、５０万円を支払え。", "請求棄却"),
+        ("１　被告は、原告に対し、５０万円を支払え。\n２　被告の反訴請求を棄却する。", "請求認容"),
     ],
 )
 def test_red_team_main_texts_are_read_as_lawyers_read_them(main_text: str, kind: str) -> None:

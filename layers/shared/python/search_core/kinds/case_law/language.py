@@ -66,7 +66,8 @@ class CaseName(Field):
 
 
 class Reasoning(Field):
-    """The court's own reasoning (当裁判所の判断, 争点に対する判断: text/headings.py reasoning_span), read from the
+    """The court's own reasoning (当裁判所の判断, 争点に対する判断, a criminal judgment's 【事実認定の補足説明】 to
+    【量刑の理由】: text/headings.py reasoning_span), read from the
     searched text's headings: empty in a decision without such a heading, so a term confined to it holds nowhere
     there."""
 

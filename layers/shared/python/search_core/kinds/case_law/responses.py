@@ -16,6 +16,7 @@ from search_core.kinds.case_law.descriptions import (
     GET_ARTICLE,
     MAIN_TEXT_CUT,
     OUTCOME_KIND_DESCRIPTION,
+    PARTLY_ACQUITTED_NOTE,
     READ_TEXT,
     SEARCHED_UNTIL_DESCRIPTION,
 )
@@ -28,8 +29,14 @@ from search_core.kinds.case_law.limits import (
     SHOWN_PLACES,
 )
 from search_core.kinds.case_law.models import Decision
-from search_core.kinds.case_law.text.outcome import APPEAL_DISMISSED, FINAL_APPEAL_DISMISSED, read_outcome
-from search_core.kinds.case_law.text.overview import OVERVIEW_CHARS
+from search_core.kinds.case_law.text.outcome import (
+    ACQUITTED,
+    APPEAL_DISMISSED,
+    CONVICTED,
+    FINAL_APPEAL_DISMISSED,
+    read_outcome,
+)
+from search_core.kinds.case_law.text.overview import BELOW_CHARS, OVERVIEW_CHARS
 
 
 class Passage(BaseModel):
@@ -65,13 +72,20 @@ def cited_articles_of(decision: Decision) -> list[CitedArticleShown]:
 class OutcomeShown(BaseModel):
     kind: str = Field(description=OUTCOME_KIND_DESCRIPTION)
     sentence: str | None = Field(description="結論を読んだ主文の文（書かれたとおり。unknown なら null）")
-    note: str | None = absent_when_none(APPEAL_NOTE)
+    note: str | None = absent_when_none(
+        f"控訴・上告の棄却なら「{APPEAL_NOTE}」、一部無罪なら「{PARTLY_ACQUITTED_NOTE}」"
+    )
 
 
 def outcome_of(decision: Decision) -> OutcomeShown:
     read = read_outcome(decision.main_text)
-    appeal = read.kind in (APPEAL_DISMISSED, FINAL_APPEAL_DISMISSED)
-    return OutcomeShown(kind=read.kind, sentence=read.sentence, note=APPEAL_NOTE if appeal else None)
+    if read.kind in (APPEAL_DISMISSED, FINAL_APPEAL_DISMISSED):
+        note: str | None = APPEAL_NOTE
+    elif read.kind in CONVICTED and ACQUITTED in (decision.main_text or ""):
+        note = PARTLY_ACQUITTED_NOTE
+    else:
+        note = None
+    return OutcomeShown(kind=read.kind, sentence=read.sentence, note=note)
 
 
 class CaseHit(BaseModel):
@@ -92,6 +106,11 @@ class CaseHit(BaseModel):
     overview: str | None = Field(
         description="事案の概要: 事実及び理由の中で最初の「本件は」で始まる文（判決の言葉のまま。"
         f"{OVERVIEW_CHARS} 字を超えれば … で切る。なければ null）"
+    )
+    decided_below: list[str] | None = absent_when_none(
+        "控訴審・上告審などで、原審（第1審）の結論を述べた判決の文があるとき: その文（「原審（…）は、…請求を棄却"
+        "した」「第１審は、…一部認容した」の形の文。第1審と原審について最初の 1 文ずつ、判決の言葉のまま。"
+        f"{BELOW_CHARS} 字を超えれば … で切る）。原審の結論は上訴審の主文にはないので、ここで確かめられます"
     )
     snippet: str = Field(
         description=f"最初に一致した箇所の前後の抜粋（先頭から {SCAN_CHARS:,} 字以内に語がなければ判決の冒頭）"
@@ -230,4 +249,8 @@ class CasePassagesResponse(BaseModel):
     more: bool = Field(description="返した箇所より後にも箇所があれば true（next_start から続きを読めます）")
     next_start: int | None = Field(description="続きの箇所を読むときに start に渡す位置。続きがなければ null")
     passages: list[Passage]
-    message: str | None = absent_when_none("hits に数えなかった語（本文の外の部分に限った語）の説明")
+    message: str | None = absent_when_none("hits に数えなかった語（本文の外の部分に限った語）や、箇所がないときの説明")
+    section: list[str] | None = absent_when_none(
+        "heading を指定したとき: 探した部分の見出し（外側から順に。hits・passages はこの部分の中だけ）"
+    )
+    also_named: list[str] | None = absent_when_none(ALSO_NAMED_DESCRIPTION)

@@ -8,6 +8,7 @@ from bisect import bisect_left
 from collections.abc import Callable
 from contextlib import AbstractContextManager
 from datetime import date
+from typing import Any
 
 from search_core.engine.budget import BUDGET_BYTES, embedded_bytes, fit_rows, largest
 from search_core.engine.limits import QueryLimits
@@ -214,8 +215,9 @@ class CaseSearch:
             decision = _found(index.decision(doc_id), doc_id)
             full, searched = decision.full_text, decision.searched_text
             regions: Regions = decision.regions_for(expression.terms, deadline)
-            if heading is not None:
-                regions = _within(regions, _section(full, heading, 0, deadline)[0])
+            section, others = (None, None) if heading is None else _section(full, heading, 0, deadline)
+            if section is not None:
+                regions = _within(regions, section)
             found = (
                 occurrences(searched, terms, first, start, regions, deadline, _named(expression))
                 if mode == EACH
@@ -224,13 +226,18 @@ class CaseSearch:
                 )
             )
         shown = [passage(full, hit).model_dump() for hit in found.first]
+        nowhere = _nowhere(found.total, keywords, decision.searched_until, section, others)
         notes = (
-            outside_the_text(terms, _named(expression)) or _nowhere(found.total, keywords, decision.searched_until),
+            outside_the_text(terms, _named(expression)) or nowhere,
             searched_in_part(decision.searched_until is not None, one=True),
         )
         message = " ".join(note for note in notes if note) or None
-        fitted, _ = fit_rows(shown, lambda r: passages_body(decision, full, found, r, message).model_dump(), budget)
-        return passages_body(decision, full, found, fitted, message)
+
+        def body(rows: list[dict[str, Any]]) -> CasePassagesResponse:
+            return passages_body(decision, full, found, rows, message, section, others)
+
+        fitted, _ = fit_rows(shown, lambda rows: body(rows).model_dump(), budget)
+        return body(fitted)
 
     def outline(
         self, doc_id: str, keywords: str | None, budget: int, heading: str | None = None
@@ -367,12 +374,25 @@ def _places(decision: Decision, shown: Expression | None, deadline: float) -> tu
     return hit_places(decision, shown, deadline)
 
 
-def _nowhere(hits: int, keywords: str, searched_until: int | None = None) -> str | None:
-    """What a findInCase without a place says: the decision's text (up to where it is searched) does not hold the
-    terms, though a search may have found it by what lies outside the text (its date, court, case number, name or
-    doc_id)."""
+def _nowhere(
+    hits: int,
+    keywords: str,
+    searched_until: int | None = None,
+    section: Section | None = None,
+    others: list[str] | None = None,
+) -> str | None:
+    """What a findInCase without a place says: the decision's text (up to where it is searched), or the part it was
+    confined to, does not hold the terms, though a search may have found it by what lies outside the text (its
+    date, court, case number, name or doc_id); a part named like others says which they are."""
     if hits:
         return None
+    if section is not None:
+        elsewhere = f"同じ見出しのほかの部分（also_named: {'、'.join(others)}）や" if others else ""
+        return (
+            f"見出し「{' > '.join(section.path)}」の部分（offset {section.start:,}〜{section.end:,}）に"
+            f"「{keywords[:100]}」に当たる箇所はありません（判決のほかの部分にはあるかもしれません）。"
+            f"{elsewhere}heading を外して探してください。"
+        )
     where = (
         "本文（主文・事実及び理由）"
         if searched_until is None
@@ -439,18 +459,18 @@ def _last_page_start(
     shown_at: Callable[[int, list[str]], Callable[[str, int | None], CaseTextResponse]],
     budget: int,
 ) -> int:
-    """Where the last page of full[low:until] begins: as early as the budget allows (measured with the headings where
-    the part ends, so a page from there may still end a little short of `until`, and says so by its next_offset),
-    then at the next line's start if one is near, so the page opens with whole sentences."""
-    headings = heading_path(full, max(low, until - 1))
+    """Where the last page of full[low:until] begins: as early as the budget allows, each start measured with its own
+    headings; then at the next line's start if one is near and the page still fits, so it opens with whole
+    sentences."""
 
-    def fits(length: int) -> bool:
-        page = shown_at(until - length, headings)(full[until - length : until], None)
-        return embedded_bytes(page.model_dump()) <= budget
+    def fits(start: int) -> bool:
+        page = shown_at(start, heading_path(full, start))(full[start:until], None)
+        return embedded_bytes(page) <= budget
 
-    start = until - largest(min(1, until - low), until - low, fits)
+    start = until - largest(min(1, until - low), until - low, lambda length: fits(until - length))
     line = full.find("\n", start, min(until, start + _LINE_SNAP_CHARS))
-    return line + 1 if start > low and line != -1 and line + 1 < until else start
+    snapped = line + 1 if start > low and line != -1 and line + 1 < until else start
+    return snapped if snapped == start or fits(snapped) else start
 
 
 def _found(decision: Decision | None, doc_id: str) -> Decision:

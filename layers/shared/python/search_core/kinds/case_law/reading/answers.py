@@ -45,7 +45,7 @@ from search_core.kinds.case_law.store.index import MAX_COUNTED_TERMS
 from search_core.kinds.case_law.text.courts import names_a_court
 from search_core.kinds.case_law.text.headings import Section, heading_path
 from search_core.kinds.case_law.text.outcome import read_outcome
-from search_core.kinds.case_law.text.overview import overview
+from search_core.kinds.case_law.text.overview import decided_below, overview
 
 
 def excluded_names(expression: Expression) -> str:
@@ -94,6 +94,7 @@ def hit(
         main_text=decision.main_text,
         main_text_complete=True,
         overview=overview(decision.facts_and_reasons),
+        decided_below=decided_below(decision.facts_and_reasons) or None,
         snippet=shown,
         headings=heading_path(decision.full_text, decision.full_offset(at)),
         total_chars=len(decision.full_text),
@@ -321,7 +322,13 @@ def passage(full: str, place: Place) -> Passage:
 
 
 def passages_body(
-    decision: Decision, full: str, found: Occurrences, rows: list[dict[str, Any]], message: str | None = None
+    decision: Decision,
+    full: str,
+    found: Occurrences,
+    rows: list[dict[str, Any]],
+    message: str | None = None,
+    section: Section | None = None,
+    others: list[str] | None = None,
 ) -> CasePassagesResponse:
     # Passages the budget left out are read from the next page, which begins at the first of them.
     next_start = found.first[len(rows)].start if len(rows) < len(found.first) else found.next_start
@@ -334,6 +341,8 @@ def passages_body(
         next_start=next_start,
         passages=[Passage.model_validate(row) for row in rows],
         message=message,
+        section=None if section is None else list(section.path),
+        also_named=others,
     )
 
 

@@ -1,17 +1,22 @@
 """Which places of a hit its passages show: the first (where a judgment states the matter: the claim, the issues),
-then, term by term, the part where each term occurs most, parts of the court's own reasoning first; then the last
-places. A long judgment's hit shows where the court treats each term, not only its two ends."""
+then, term by term, the part where each term occurs most, parts of the court's own reasoning first and among them its
+conclusions (小括); then the last places. A long judgment's hit shows where the court treats each term, not only
+its two ends."""
 
 from __future__ import annotations
 
 import heapq
 import math
+import re
 
 from search_core.fulltext.expression import Expression
 from search_core.fulltext.places import SHOWN_AFTER, Place, PlacesByPart, places_by_part
 from search_core.kinds.case_law.limits import SHOWN_PLACES
 from search_core.kinds.case_law.models import Decision
 from search_core.kinds.case_law.text.headings import Section, reasoning_in, sections
+
+# A heading of a part that concludes the court's treatment of a matter.
+_CONCLUDING = re.compile("小括|結論|まとめ")
 
 
 def hit_places(decision: Decision, shown: Expression, deadline: float = math.inf) -> tuple[list[Place], int]:
@@ -50,10 +55,14 @@ def best_parts(
     found: PlacesByPart, parts: list[Section], reasoning: tuple[int, int] | None, most: int = SHOWN_PLACES
 ) -> list[int]:
     """The `most` parts shown first: each term's best part in turn (the terms in the order written), then each
-    term's next; a part is better inside the court's reasoning, then where the term occurs more, then earlier."""
+    term's next; a part is better inside the court's reasoning, then when it is a conclusion (小括, 結論, まとめ), then
+    where the term occurs more, then earlier."""
 
     def judged(part: int) -> bool:
         return part >= 0 and reasoning is not None and reasoning[0] <= parts[part].start < reasoning[1]
+
+    def concluding(part: int) -> bool:
+        return part >= 0 and _CONCLUDING.search(parts[part].path[-1]) is not None
 
     terms = len(next(iter(found.counts.values()), []))
     rankings = [
@@ -61,7 +70,12 @@ def best_parts(
             heapq.nsmallest(
                 most,
                 (part for part, counts in found.counts.items() if counts[term]),
-                key=lambda part, term=term: (not judged(part), -found.counts[part][term], part),  # type: ignore[misc]
+                key=lambda part, term=term: (  # type: ignore[misc]
+                    not judged(part),
+                    not concluding(part),
+                    -found.counts[part][term],
+                    part,
+                ),
             )
         )
         for term in range(terms)

@@ -44,7 +44,7 @@ from search_core.kinds.case_law.text.outcome import read_outcome
 
 # Raised whenever what is prepared changes, so a file of an older format is refused (docs/case-law.md lists
 # what each version holds).
-FORMAT_VERSION = "14"
+FORMAT_VERSION = "15"
 SEARCHED_COLUMNS = ("doc_id", "court", "date", "case_number", "case_name", "main_text", "facts_and_reasons")
 _BODY = ("main_text", "facts_and_reasons")
 # Keywords never hold whitespace, so joining the columns with a newline never creates a false match across them.

@@ -38,7 +38,9 @@ _APPENDIX = re.compile(r"[(【\[]?別紙[0-9]*[)】\]]?(?:[ 　].{0,25})?")
 _NOT_A_QUANTITY = r"(?![ 　]*[年月日条項号回円万億%倍])"
 _NOT_REFERRED_TO = r"(?![のはがをにでとへや、。,])"
 _MARKERS = (
-    rf"第\d{{1,3}}(?=[ 　]|$){_NOT_A_QUANTITY}|【[^】]{{1,30}}】",
+    # A criminal judgment's bracketed parts (【事実認定の補足説明】) hold its 第1, 第2 …
+    r"【[^】]{1,30}】",
+    rf"第\d{{1,3}}(?=[ 　]|$){_NOT_A_QUANTITY}",
     rf"\d{{1,3}}(?=[ 　]|\.(?!\d)|$){_NOT_A_QUANTITY}",
     rf"\(\d{{1,3}}\){_NOT_REFERRED_TO}",
     r"[ア-ン](?=[ 　]|$)",
@@ -47,6 +49,7 @@ _MARKERS = (
     rf"\([a-z]\){_NOT_REFERRED_TO}",
 )
 # One pattern, a group per level (group 1 is level 1), so a line is matched once.
+_NUMBERED = 2  # the level of 第1, 第2 …
 _MARKER = re.compile("|".join(f"({marker})" for marker in _MARKERS))
 _TITLE_END = re.compile(r"[ 　。]")
 _LINE_BREAK = re.compile("[\r\n]")
@@ -206,7 +209,7 @@ def headings_named(
 def outline(text: str, deadline: float = math.inf) -> list[str]:
     """The titles of the outermost parts (主文, 事実及び理由, 第1 …) as written, in order: what an agent may ask for
     by name."""
-    return [path[-1].written for _, path in _opened(text, deadline) if path[-1].level <= 1]
+    return [path[-1].written for _, path in _opened(text, deadline) if path[-1].level <= _NUMBERED]
 
 
 def _query_part(part: str) -> list[tuple[str, bool]]:
@@ -344,6 +347,9 @@ def section_at(
 
 # What a heading of the court's own reasoning holds (第3 当裁判所の判断, 争点に対する判断).
 REASONING = "判断"
+# A heading of the court's own reasoning: 判断 (当裁判所の判断, 争点に対する判断), or a criminal judgment's bracketed
+# explanation or reasons (【事実認定の補足説明】, 【量刑の理由】, 【一部無罪の理由】), which have no 判断 heading.
+_COURTS_OWN = re.compile(r"判断|^[ 　]*【[^】]*(?:補足説明|理由)】")
 
 
 def _heading_line(text: str, start: int) -> str:
@@ -354,19 +360,25 @@ def _heading_line(text: str, start: int) -> str:
 
 def reasoning_span(text: str, deadline: float = math.inf) -> tuple[int, int] | None:
     """Where the court's own reasoning lies: from the first to the last of the outermost parts whose heading holds
-    判断 (第3 当裁判所の判断; 第3 争点1に対する判断 and 第4 争点2に対する判断 together), None if no heading does.
+    判断 (第3 当裁判所の判断; 第3 争点1に対する判断 and 第4 争点2に対する判断 together) or, in a criminal judgment,
+    is its bracketed explanation or reasons (【事実認定の補足説明】 to 【量刑の理由】); None if no heading is.
 
     >>> text = "事実及び理由\\n第1 請求\\n原告の主張\\n第2 当裁判所の判断\\n1 争点\\n認める\\n"
     >>> span = reasoning_span(text)
     >>> span is not None and text[span[0] : span[1]]
     '第2 当裁判所の判断\\n1 争点\\n認める\\n'
+    >>> text = "理由\\n【罪となるべき事実】\\n刺した\\n【事実認定の補足説明】\\n第1 争点\\n検察官の主張\\n"
+    >>> text += "【量刑の理由】\\n重い\\n"
+    >>> span = reasoning_span(text)
+    >>> span is not None and text[span[0] : span[1]].split("\\n")[:3]
+    ['【事実認定の補足説明】', '第1 争点', '検察官の主張']
     """
     return reasoning_in(text, sections(text, deadline)[0])
 
 
 def reasoning_in(text: str, parts: list[Section]) -> tuple[int, int] | None:
     """reasoning_span, of the text's parts already read."""
-    judged = [part for part in parts if REASONING in _heading_line(text, part.start)]
+    judged = [part for part in parts if _COURTS_OWN.search(_heading_line(text, part.start))]
     if not judged:
         return None
     outermost = min(len(part.path) for part in judged)

@@ -21,6 +21,8 @@ UNKNOWN = "unknown"
 READ_CHARS, READ_SENTENCES = 5_000, 50
 # A higher court's dismissal of an appeal: the outcome below is not in its 主文.
 APPEAL_DISMISSED, FINAL_APPEAL_DISMISSED = "控訴棄却", "上告棄却"
+# A conviction, and what a 主文 says of a count not proved (a conviction may acquit of another count).
+CONVICTED, ACQUITTED = ("有罪", "有罪（執行猶予）"), "無罪"
 # The outcomes, as the rules below name them (the filter's values).
 OUTCOMES = (
     "請求認容", "一部認容", "請求棄却", "却下", "控訴棄却", "原判決取消・変更", "上告棄却", "破棄差戻し", "破棄自判",
@@ -32,7 +34,8 @@ _GRANTS = re.compile(
     "取り消す|無効であることを確認|謝罪広告|削除せよ|開示せよ|履行せよ|分割する"
 )
 _SENTENCE = re.compile(r"[^。]*。?")
-# A rule reads one sentence of the 主文 (and may look at the whole 主文), both with NFKC and without spaces.
+# A rule reads one sentence of the 主文 (and may look at the whole 主文 but its counterclaim's sentences), both with
+# NFKC and without spaces.
 Rule = Callable[[str, str], bool]
 
 
@@ -46,7 +49,8 @@ def read_outcome(main_text: str | None) -> Outcome:
     READ_CHARS characters: far more than any 主文 states its outcome in, so a hostile one costs no more."""
     text = (main_text or "")[:READ_CHARS]
     sentences = [found.group() for found in _SENTENCE.finditer(text) if found.group().strip()][:READ_SENTENCES]
-    plain, whole = [_plain(sentence) for sentence in sentences], _plain(text)
+    plain = [_plain(sentence) for sentence in sentences]
+    whole = "".join(read for read in plain if _COUNTERCLAIM not in read)  # what it orders on the claims
     for kind, rule in _RULES:
         for sentence, read in zip(sentences, plain, strict=True):
             if rule(read, whole):
@@ -65,7 +69,9 @@ def _has(*phrases: str) -> Rule:
 
 
 def _granted_in_part(sentence: str, whole: str) -> bool:
-    return _REST_REFUSED.search(sentence) is not None and _GRANTS.search(whole) is not None
+    """The rest refused where a claim is granted, or one claim dismissed beside another granted (a defendant's)."""
+    refused = _REST_REFUSED.search(sentence) is not None or _dismissed(sentence, whole)
+    return refused and _GRANTS.search(whole) is not None
 
 
 def _granted(sentence: str, whole: str) -> bool:
@@ -94,7 +100,7 @@ def _remanded(sentence: str, whole: str) -> bool:
 
 
 _SENTENCED = re.compile("被告人を(?:死刑|無期|懲役|禁錮|拘禁刑|罰金|拘留|科料)")
-_REST_REFUSED = re.compile("その余の(?:請求を(?:いずれも)?棄却|訴えを却下)")
+_REST_REFUSED = re.compile("その余の(?:請求|訴え)[^。]*?を(?:いずれも)?(?:棄却|却下)")
 _DISMISSED = re.compile("(?<!その余の)請求(?:をいずれも|を)棄却")
 _SET_ASIDE = "原(?:判決|決定|審判)(?:中.*)?を取り消す"
 _VARIED = "原判決.{0,60}を(?:次のとおり|次のように)?変更する"

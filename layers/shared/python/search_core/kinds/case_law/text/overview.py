@@ -7,6 +7,12 @@
 '本件は、Ｐ株式会社（以下「Ｐ社」という。）の株主が損害賠償を求める事案である。'
 >>> overview("理由のみ。") is None
 True
+
+In an appeal, what the courts below decided, also in the court's own words (the first instance's result is in no
+appellate 主文, and agents spent a call to find it):
+
+>>> decided_below("第２　事案の概要\\n１　本件は、…である。原審（東京地裁）は、請求を棄却したため、原告が控訴した。")
+['原審（東京地裁）は、請求を棄却したため、原告が控訴した。']
 """
 
 from __future__ import annotations
@@ -52,3 +58,41 @@ def _sentence(text: str) -> str:
         elif char == "。" and depth == 0:
             return text[: index + 1]
     return text
+
+
+# A sentence whose subject is a court below (原審, 第1審, 原判決), perhaps with its case in brackets (（…（ワ）…）),
+# where a sentence begins; the sentence says what it decided only if it holds a disposal.
+_BELOW = re.compile(
+    r"(?:^|(?<=[。\n\r]))[ 　]*(?:第?[0-9０-９]{1,3}|[(（][0-9０-９]{1,3}[)）]|[ア-ン])?[ 　]*"
+    r"(?P<opening>(?P<court>原審|原判決|第[1１一]審|一審)"
+    r"(?:[(（](?:[^()（）]|[(（][^()（）]{0,20}[)）]){0,80}[)）])?は、)",
+    re.MULTILINE,
+)
+_DISPOSAL = re.compile("認容|棄却|却下|取り消|変更|有罪|無罪|懲役|禁錮|罰金")
+# What a court below is called: the first instance, or the court appealed from.
+_FIRST_INSTANCE = ("第1審", "第１審", "第一審", "一審")
+# The most of each sentence a hit shows (cut with …).
+BELOW_CHARS = 300
+
+
+def decided_below(facts_and_reasons: str | None) -> list[str]:
+    """The first sentence on what the first instance decided and the first on what the court appealed from decided
+    (one when they are one court, as in a 控訴審), in order, each at most BELOW_CHARS (cut with …); [] if no such
+    sentence begins in the first _LOOKED_FOR_CHARS characters of 事実及び理由.
+
+    >>> decided_below("（５）　第１審は、請求を認容し、控訴されたが、原審は、控訴を棄却した。\\n３　原審は、…")
+    ['第１審は、請求を認容し、控訴されたが、原審は、控訴を棄却した。']
+    >>> decided_below("原判決は、本件明細書を正解しないものである。")
+    []
+    """
+    text = facts_and_reasons or ""
+    found: dict[bool, tuple[int, str]] = {}  # by whether it is the first instance's: where it begins, the sentence
+    for match in _BELOW.finditer(text, 0, _LOOKED_FOR_CHARS):
+        first = match.group("court") in _FIRST_INSTANCE
+        start = match.start("opening")
+        sentence = _sentence(text[start : start + 4 * BELOW_CHARS])
+        if first not in found and _DISPOSAL.search(sentence):
+            found[first] = start, sentence if len(sentence) <= BELOW_CHARS else sentence[:BELOW_CHARS] + "…"
+        if len(found) == 2:
+            break
+    return [sentence for _, sentence in sorted(found.values())]

@@ -1,0 +1,101 @@
+"""What the agent frame found in criminal judgments and appeals: a bracketed part (【事実認定の補足説明】) holds its
+第1, 第2 … and is the court's own reasoning for 判断:, a partial acquittal is said beside a conviction, and an
+appeal's hit quotes what the courts below decided."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from search_core.engine.budget import BUDGET_BYTES
+from search_core.kinds.case_law.descriptions import PARTLY_ACQUITTED_NOTE
+from search_core.kinds.case_law.service import CaseSearch
+from search_core.kinds.case_law.text.headings import heading_path
+from search_core.settings import Settings
+from tests.conftest import write_export
+
+CRIMINAL = (
+    "理由\n【罪となるべき事実】\n被告人は、Ｖを刃物で刺した。\n【事実認定の補足説明】\n第１　争点\n"
+    "検察官は、被告人がＶの攻撃を自ら招いたと主張する。\n第２　正当防衛の成否\n１　自招侵害について\n"
+    "被告人の発言は、Ｖの攻撃を招いた不正の行為とはいえない。\n【一部無罪の理由】\n第１　公訴事実\n"
+    "被告人は住居に侵入した。\n第２　当裁判所の判断\n犯人と認めるには合理的な疑いが残る。\n【量刑の理由】\n"
+    "過剰防衛である。\n"
+)
+APPEAL = (
+    "第１　控訴の趣旨\n原判決を取り消す。\n第２　事案の概要\n１　本件は、特許権侵害の差止めを求める事案である。"
+    "原審（東京地方裁判所令和２年（ワ）第１２３４５号）は、控訴人の請求をいずれも棄却したため、控訴人が控訴した。\n"
+    "第３　当裁判所の判断\n原判決は、本件明細書を正解しないものである。\n"
+)
+
+
+@pytest.fixture(scope="module")
+def cases(tmp_path_factory: pytest.TempPathFactory) -> Iterator[CaseSearch]:
+    rows = [
+        {"doc_id": "G", "main_text": "被告人を懲役４年に処する。\n住居侵入の点については、被告人は無罪。",
+         "facts_and_reasons": CRIMINAL},
+        {"doc_id": "P", "case_name": "特許権侵害差止等請求控訴事件", "main_text": "本件控訴を棄却する。",
+         "facts_and_reasons": APPEAL},
+        {"doc_id": "F", "main_text": "原告の請求を棄却する。", "facts_and_reasons": "第１　請求\n原審は棄却した。\n"},
+    ]  # fmt: skip
+    work = tmp_path_factory.mktemp("criminal")
+    search = CaseSearch(Settings(dataset_uris={"cases": str(write_export(work / "c.jsonl", rows))}, cache_dir=work))
+    yield search
+    search.close()
+
+
+def test_a_bracketed_part_holds_the_numbered_parts_after_it() -> None:
+    at = CRIMINAL.index("犯人と認める")
+    assert heading_path(CRIMINAL, at) == ["理由", "【一部無罪の理由】", "第２　当裁判所の判断"]
+
+
+def test_a_term_confined_to_the_courts_reasoning_is_found_in_a_criminal_judgments_explanation(
+    cases: CaseSearch,
+) -> None:
+    """From the agent frame: 判断:挑発 found nothing in a criminal judgment, whose reasoning is under
+    【事実認定の補足説明】, and the agent read that the court never dealt with it."""
+    found = cases.passages("G", "判断:招いた", 20, BUDGET_BYTES)
+    assert found.hits == 2 and [place.headings[1] for place in found.passages] == ["【事実認定の補足説明】"]
+    assert cases.passages("G", "判断:刺した", 20, BUDGET_BYTES).hits == 0  # 罪となるべき事実 is no reasoning
+    assert [hit.doc_id for hit in cases.search("判断:過剰防衛", BUDGET_BYTES).results] == ["G"]
+
+
+def test_a_conviction_that_also_acquits_says_so(cases: CaseSearch) -> None:
+    found = cases.search("住居", BUDGET_BYTES).results[0]
+    assert (found.outcome.kind, found.outcome.note) == ("有罪", PARTLY_ACQUITTED_NOTE)
+
+
+def test_an_appeals_hit_quotes_what_the_court_below_decided(cases: CaseSearch) -> None:
+    """From the agent frame: the first instance's result is in no appellate 主文, and agents read the text for it."""
+    hits = {hit.doc_id: hit for hit in cases.search("原審", BUDGET_BYTES).results}
+    assert hits["P"].decided_below == [
+        "原審（東京地方裁判所令和２年（ワ）第１２３４５号）は、控訴人の請求をいずれも棄却したため、控訴人が控訴した。"
+    ]
+    assert hits["F"].decided_below is None  # 原審は棄却した where no sentence begins with it: a line does
+    assert "decided_below" not in hits["F"].model_dump(exclude_none=True)
+
+
+def test_finding_nothing_in_a_part_names_the_part_not_the_decision(cases: CaseSearch) -> None:
+    """From the agent frame: findInCase confined to 小括 said the whole decision held no 均等."""
+    found = cases.passages("G", "刺した", 20, BUDGET_BYTES, heading="第２")
+    assert found.hits == 0 and found.section == ["理由", "【事実認定の補足説明】", "第２　正当防衛の成否"]
+    assert found.also_named == ["理由 > 【一部無罪の理由】 > 第２　当裁判所の判断"]
+    assert found.message is not None and "第２　正当防衛の成否」の部分" in found.message
+    assert "この判決の本文" not in found.message and "also_named" in found.message
+
+
+def test_a_last_page_ends_where_its_part_ends_whatever_the_budget(tmp_path: Path) -> None:
+    """From the agent frame: from_end measured its page with the headings where the part ends, and a page opening
+    in a deeper part ended short of it."""
+    title = "長い題名が続く" * 4
+    deep = f"１　{title}\n（１）　{title}\nア　{title}\n（ア）　{title}\nａ　{title}\n" + "い" * 3000 + "\n"
+    body = "第１　当裁判所の判断\n" + deep + "２　結論\n" + "う" * 50 + "\n"
+    rows = [{"doc_id": "L", "main_text": "棄却する。", "facts_and_reasons": body}]
+    search = CaseSearch(
+        Settings(dataset_uris={"cases": str(write_export(tmp_path / "c.jsonl", rows))}, cache_dir=tmp_path / "c")
+    )
+    for budget in range(1500, 6000, 211):
+        last = search.text("L", 0, budget, heading="第１", from_end=True)
+        assert last.next_offset is None and last.offset + len(last.text) == last.section_end, budget
+    search.close()
