@@ -162,6 +162,10 @@ def test_a_search_narrowed_to_an_outcome_finds_the_decisions_whose_main_text_sta
          "facts_and_reasons": "不法行為に基づく損害賠償請求である。"},
         {"doc_id": "APPEAL", "date": "2024-01-03", "main_text": "本件控訴を棄却する。",
          "facts_and_reasons": "不法行為に基づく損害賠償請求の控訴である。"},
+        {"doc_id": "VARIED", "date": "2024-01-04", "facts_and_reasons": "不法行為に基づく損害賠償請求の控訴である。",
+         "main_text": "原判決を次のとおり変更する。被控訴人は控訴人に50万円を支払え。控訴人のその余の請求を棄却する。"},
+        {"doc_id": "REVERSED", "date": "2024-01-05", "facts_and_reasons": "不法行為に基づく損害賠償請求の控訴である。",
+         "main_text": "原判決を取り消す。被控訴人の請求を棄却する。"},
     ]  # fmt: skip
     source = write_export(tmp_path / "cases.jsonl", rows)
     search = CaseSearch(Settings(dataset_uris={"cases": str(source)}, cache_dir=tmp_path / "cache"))
@@ -170,6 +174,15 @@ def test_a_search_narrowed_to_an_outcome_finds_the_decisions_whose_main_text_sta
     appeal = search.search(None, BUDGET_BYTES, outcome="控訴棄却")
     assert [hit.doc_id for hit in appeal.results] == ["APPEAL"] and appeal.results[0].outcome.note
     assert search.search("損害賠償", BUDGET_BYTES, outcome="無罪").total == 0
+    # From the agent frame: a list of the claims granted in part missed an appeal that changed the judgment below so
+    partly = search.search(None, BUDGET_BYTES, outcome="一部認容", brief=True).listed
+    assert partly is not None and [(d.doc_id, d.outcome) for d in partly] == [
+        ("VARIED", "原判決取消・変更（一部認容）")
+    ]
+    dismissed = search.search(None, BUDGET_BYTES, outcome="請求棄却", brief=True).listed
+    assert dismissed is not None and {d.doc_id for d in dismissed} == {"LOST", "REVERSED"}
+    varied = search.search(None, BUDGET_BYTES, outcome="原判決取消・変更", brief=True).listed
+    assert varied is not None and {d.doc_id for d in varied} == {"VARIED", "REVERSED"}
     search.close()
 
 

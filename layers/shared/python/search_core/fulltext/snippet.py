@@ -7,6 +7,7 @@ as written (第七百九条 stays 第七百九条 even when the keyword was 第7
 from __future__ import annotations
 
 import math
+import re
 import time
 
 from search_core.fulltext.places import aligned
@@ -72,4 +73,29 @@ def _first_hit(text: str, terms: tuple[Term, ...], deadline: float) -> tuple[int
 def excerpt(text: str, hit_start: int, hit_end: int, before: int = BEFORE, after: int = AFTER) -> str:
     """`text` from `before` characters ahead of a hit to `after` past it, each cut end marked with …"""
     start, end = max(0, hit_start - before), min(len(text), hit_end + after)
+    return ("…" if start > 0 else "") + text[start:end] + ("…" if end < len(text) else "")
+
+
+# What ends a sentence for a passage: a 。 or a line's end.
+_SENTENCE_END = re.compile("[。\n\r]")
+
+
+def sentence_excerpt(text: str, hit_start: int, hit_end: int, back: int, before: int, after: int, ahead: int) -> str:
+    """`text` around a hit, opening and closing with whole sentences where they are near: from the start of the
+    hit's sentence if it lies within `back` characters (else `before` characters ahead of the hit), to `after` past
+    the hit and on to the end of the sentence there if it lies within `ahead` more; each cut end marked with …
+
+    >>> text = "前の文。被告は、注意義務を尽くしたと主張する。しかし、採用できない。次の文"
+    >>> hit = text.index("注意"), text.index("注意") + 4
+    >>> sentence_excerpt(text, *hit, back=20, before=3, after=12, ahead=30)
+    '…被告は、注意義務を尽くしたと主張する。しかし、採用できない。…'
+    >>> sentence_excerpt(text, *hit, back=2, before=3, after=2, ahead=5)
+    '…告は、注意義務を尽…'
+    """
+    low = max(0, hit_start - back)
+    opened = max(text.rfind("。", low, hit_start), text.rfind("\n", low, hit_start), text.rfind("\r", low, hit_start))
+    start = opened + 1 if opened >= 0 else max(0, hit_start - before)
+    shown = min(len(text), hit_end + after)
+    ended = _SENTENCE_END.search(text, shown, min(len(text), shown + ahead))
+    end = ended.end() if ended else shown
     return ("…" if start > 0 else "") + text[start:end] + ("…" if end < len(text) else "")

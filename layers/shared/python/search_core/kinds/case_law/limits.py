@@ -19,8 +19,9 @@ MAX_DOC_ID_CHARS = 200
 PAGE_CHARS = BUDGET_BYTES // 3 // 1000 * 1000
 # The most of a court, case number or case name an answer shows (the longest real case names are ~150 characters).
 NAME_CHARS = 300
-# What a passage shows around its term, in characters.
-PASSAGE_BEFORE = 80
+# What a passage shows around its term, in characters: from its sentence's start if within PASSAGE_BACK (else
+# PASSAGE_BEFORE ahead), to SHOWN_AFTER past it and on to that sentence's end if within PASSAGE_AHEAD.
+PASSAGE_BEFORE, PASSAGE_BACK, PASSAGE_AHEAD = 80, 120, 120
 # How many places a search hit shows with passages (reading/shown_places.py).
 SHOWN_PLACES = 4
 MAX_HEADING_CHARS = 100

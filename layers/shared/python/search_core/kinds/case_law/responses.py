@@ -25,6 +25,7 @@ from search_core.kinds.case_law.limits import (
     MAX_CITED_ARTICLES,
     MAX_NAMED_WITHIN_FILTERS,
     PAGE_CHARS,
+    PASSAGE_BACK,
     PASSAGE_BEFORE,
     SHOWN_PLACES,
 )
@@ -39,10 +40,16 @@ from search_core.kinds.case_law.text.outcome import (
 from search_core.kinds.case_law.text.overview import BELOW_CHARS, OVERVIEW_CHARS
 
 
+class SentenceShown(BaseModel):
+    text: str = Field(description="判決の文（書かれたとおり）")
+    offset: int = Field(description=f"文の位置（全文の先頭からの文字数。{READ_TEXT} の offset に使える）")
+    headings: list[str] = Field(description="この文がある部分の見出し（外側から順に）")
+
+
 class Passage(BaseModel):
     offset: int = Field(
-        description=f"語の位置（全文の先頭からの文字数）。{READ_TEXT} の offset にそのまま使える（text はこの "
-        f"{PASSAGE_BEFORE} 字前から。文の頭から読むなら offset − {PASSAGE_BEFORE} を渡す）"
+        description=f"語の位置（全文の先頭からの文字数）。{READ_TEXT} の offset にそのまま使える（text は語を含む文の"
+        f"頭から。文の頭が {PASSAGE_BACK} 字より前なら語の {PASSAGE_BEFORE} 字前から）"
     )
     term: str = Field(
         description="この箇所で見つかった語（検索式に書いたとおり。複数なら 、 区切り。near では揃った語を空白で"
@@ -107,10 +114,11 @@ class CaseHit(BaseModel):
         description="事案の概要: 事実及び理由の中で最初の「本件は」で始まる文（判決の言葉のまま。"
         f"{OVERVIEW_CHARS} 字を超えれば … で切る。なければ null）"
     )
-    decided_below: list[str] | None = absent_when_none(
+    decided_below: list[SentenceShown] | None = absent_when_none(
         "控訴審・上告審などで、原審（第1審）の結論を述べた判決の文があるとき: その文（「原審（…）は、…請求を棄却"
         "した」「第１審は、…一部認容した」の形の文。第1審と原審について最初の 1 文ずつ、判決の言葉のまま。"
-        f"{BELOW_CHARS} 字を超えれば … で切る）。原審の結論は上訴審の主文にはないので、ここで確かめられます"
+        f"{BELOW_CHARS} 字を超えれば … で切る）と、その位置（offset）・見出し（headings）。原審の結論は上訴審の主文"
+        "にはないので、ここで確かめられます"
     )
     snippet: str = Field(
         description=f"最初に一致した箇所の前後の抜粋（先頭から {SCAN_CHARS:,} 字以内に語がなければ判決の冒頭）"

@@ -11,7 +11,7 @@ from typing import Any
 from search_core.engine.budget import TRUNCATION_MARKER, embedded_bytes, fit_rows, largest
 from search_core.fulltext.expression import Expression
 from search_core.fulltext.places import SHOWN_AFTER, Occurrences, Place
-from search_core.fulltext.snippet import excerpt, snippet
+from search_core.fulltext.snippet import sentence_excerpt, snippet
 from search_core.fulltext.terms import Term
 from search_core.kinds.case_law.descriptions import (
     FIND_IN_CASE,
@@ -25,7 +25,7 @@ from search_core.kinds.case_law.descriptions import (
     searched_in_part,
 )
 from search_core.kinds.case_law.language import FIELDS
-from search_core.kinds.case_law.limits import NAME_CHARS, PASSAGE_BEFORE
+from search_core.kinds.case_law.limits import NAME_CHARS, PASSAGE_AHEAD, PASSAGE_BACK, PASSAGE_BEFORE
 from search_core.kinds.case_law.models import CaseMatches, CaseQuery, Decision, Listed
 from search_core.kinds.case_law.responses import (
     CaseHit,
@@ -37,6 +37,7 @@ from search_core.kinds.case_law.responses import (
     ListedDecision,
     OutlineEntry,
     Passage,
+    SentenceShown,
     TermCount,
     cited_articles_of,
     outcome_of,
@@ -94,7 +95,7 @@ def hit(
         main_text=decision.main_text,
         main_text_complete=True,
         overview=overview(decision.facts_and_reasons),
-        decided_below=decided_below(decision.facts_and_reasons) or None,
+        decided_below=_decided_below(decision) or None,
         snippet=shown,
         headings=heading_path(decision.full_text, decision.full_offset(at)),
         total_chars=len(decision.full_text),
@@ -103,6 +104,15 @@ def hit(
         outcome=outcome_of(decision),
     )
     return found, in_time
+
+
+def _decided_below(decision: Decision) -> list[SentenceShown]:
+    """decided_below's sentences, each with where it is in the full text and the headings of its part."""
+    reasons = decision.regions["事実及び理由"][0]
+    return [
+        SentenceShown(text=sentence, offset=reasons + start, headings=heading_path(decision.full_text, reasons + start))
+        for start, sentence in decided_below(decision.facts_and_reasons)
+    ]
 
 
 def late_snippets_note(late: int) -> str | None:
@@ -311,7 +321,7 @@ def _court_span(found: CaseMatches, query: CaseQuery) -> str:
 
 
 def passage(full: str, place: Place) -> Passage:
-    text = excerpt(full, place.start, place.end, PASSAGE_BEFORE, SHOWN_AFTER)
+    text = sentence_excerpt(full, place.start, place.end, PASSAGE_BACK, PASSAGE_BEFORE, SHOWN_AFTER, PASSAGE_AHEAD)
     return Passage(
         offset=place.start,
         term="、".join(place.terms),

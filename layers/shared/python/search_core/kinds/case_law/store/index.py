@@ -193,7 +193,8 @@ class CaseIndex:
     def _passing_filters(self, query: CaseQuery) -> BitMap:
         # The court rule of courts.py: a level anywhere in the name; a name where a court's name starts (at the start,
         # after 裁判所 or 支部), never inside a longer word; a beginning as stored (知財高 of 知財高裁) too. An outcome
-        # holds its kinds: 有罪 holds 有罪（執行猶予）.
+        # holds its kinds, and a claim's outcome the higher courts' that order it anew: 有罪 holds 有罪（執行猶予）,
+        # 一部認容 holds 原判決取消・変更（一部認容）.
         rows = self.con.execute(
             """SELECT doc_num FROM cases
             WHERE ($court IS NULL OR CASE WHEN $level THEN contains(court_canonical, $court)
@@ -201,7 +202,8 @@ class CaseIndex:
                     OR contains(court_canonical, '支部' || $court) OR starts_with(court, $written) END)
             AND ($from IS NULL OR date >= $from) AND ($to IS NULL OR date <= $to)
             AND (NOT $undated OR date IS NULL)
-            AND ($outcome IS NULL OR outcome = $outcome OR starts_with(outcome, $outcome || '（'))""",
+            AND ($outcome IS NULL OR outcome = $outcome OR starts_with(outcome, $outcome || '（')
+                OR ends_with(outcome, '（' || $outcome || '）'))""",
             {
                 "court": query.court,
                 "level": names_level(query.court or ""),

@@ -29,7 +29,8 @@ TITLE_CHARS = 30
 # How far back a heading path is read, in lines: far more than any part of a real judgment runs without a heading.
 LINES_READ_BACK = 5_000
 # What a heading line starts with, by level (NFKC: full-width digits and parentheses become ASCII).
-_SECTIONS = ("主文", "事実及び理由", "理由", "事実")
+_MAIN = "主文"
+_SECTIONS = (_MAIN, "事実及び理由", "理由", "事実")
 # An appendix (別紙, （別紙）, 別紙1 物件目録) heads a whole section too: its lists are no part of the last 第N
 # (an exhibit list is not 第4 結論 > 5).
 _APPENDIX = re.compile(r"[(【\[]?別紙[0-9]*[)】\]]?(?:[ 　].{0,25})?")
@@ -38,7 +39,7 @@ _APPENDIX = re.compile(r"[(【\[]?別紙[0-9]*[)】\]]?(?:[ 　].{0,25})?")
 _NOT_A_QUANTITY = r"(?![ 　]*[年月日条項号回円万億%倍])"
 _NOT_REFERRED_TO = r"(?![のはがをにでとへや、。,])"
 _MARKERS = (
-    # A criminal judgment's bracketed parts (【事実認定の補足説明】) hold its 第1, 第2 …
+    # A criminal judgment's bracketed parts (【事実認定の補足説明】) hold its 第1, 第2 … (_BRACKETED)
     r"【[^】]{1,30}】",
     rf"第\d{{1,3}}(?=[ 　]|$){_NOT_A_QUANTITY}",
     rf"\d{{1,3}}(?=[ 　]|\.(?!\d)|$){_NOT_A_QUANTITY}",
@@ -49,7 +50,11 @@ _MARKERS = (
     rf"\([a-z]\){_NOT_REFERRED_TO}",
 )
 # One pattern, a group per level (group 1 is level 1), so a line is matched once.
-_NUMBERED = 2  # the level of 第1, 第2 …
+_BRACKETED, _NUMBERED = 1, 2  # the levels of 【罪となるべき事実】 and of 第1, 第2 …
+# A bracketed heading is a whole line of words, and only in a judgment whose reasons open with one (a criminal
+# judgment's 【罪となるべき事実】, brackets_open_parts): a patent's description quoted in 第2 (【実施例】【0035】表1に
+# 示す…) or its paragraph numbers (【0035】) open no part.
+_WHOLE_BRACKET = re.compile(r"【(?![0-9]+】)[^】]{1,30}】")
 _MARKER = re.compile("|".join(f"({marker})" for marker in _MARKERS))
 _TITLE_END = re.compile(r"[ 　。]")
 _LINE_BREAK = re.compile("[\r\n]")
@@ -73,12 +78,13 @@ def heading_path(text: str, offset: int) -> list[str]:
     LINES_READ_BACK lines are read, so a text of a million heading lines costs no more than a real judgment (read
     forwards, it takes 48 s); a part opened further back is then left out of the path.
     """
+    brackets = brackets_open_parts(text)
     path: list[str] = []
     above = len(_MARKERS) + 1  # only a heading of a level above every one found so far opens an enclosing part
     start = _line_start(text, offset)
     for _ in range(LINES_READ_BACK):
         end = _line_end(text, start)
-        heading = _heading(text[start : len(text) if end < 0 else end])
+        heading = _heading(text[start : len(text) if end < 0 else end], brackets)
         if heading is not None and heading.level < above:
             path.insert(0, heading.title)
             above = heading.level
@@ -86,6 +92,29 @@ def heading_path(text: str, offset: int) -> list[str]:
             break
         start = _line_start(text, start - 1)
     return path
+
+
+def brackets_open_parts(text: str) -> bool:
+    """Whether the text's bracketed lines are headings: its reasons (past 主文) open with one, as a criminal
+    judgment's do (【罪となるべき事実】), read from at most LINES_READ_BACK lines.
+
+    >>> brackets_open_parts("主文\\n1 棄却\\n事実及び理由\\n理由\\n【罪となるべき事実】\\n被告人は")
+    True
+    >>> brackets_open_parts("主文\\n棄却\\n事実及び理由\\n第1 請求\\n【実施例】\\n")
+    False
+    """
+    start, section = 0, None
+    for _ in range(LINES_READ_BACK):
+        end = _line_end(text, start)
+        heading = _heading(text[start : len(text) if end < 0 else end], brackets=True)
+        if heading is not None and heading.level == 0:
+            section = heading.title
+        elif heading is not None and section not in (None, _MAIN):
+            return heading.level == _BRACKETED
+        if end < 0:
+            return False
+        start = end + 2 if text.startswith("\r\n", end) else end + 1
+    return False
 
 
 def _line_start(text: str, before: int) -> int:
@@ -107,8 +136,9 @@ def _line_end(text: str, start: int) -> int:
     return found.start() if found else -1
 
 
-def _heading(line: str) -> Heading | None:
-    """The heading a line opens, if it starts with a marker (a whole line for 主文 and the like)."""
+def _heading(line: str, brackets: bool) -> Heading | None:
+    """The heading a line opens, if it starts with a marker (a whole line for 主文 and the like, and for a bracketed
+    heading, which opens a part only where `brackets` are headings)."""
     stripped = line.strip(" 　")
     appendix = len(stripped) <= _APPENDIX_CHARS and _APPENDIX.fullmatch(unicodedata.normalize("NFKC", stripped))
     if stripped in _SECTIONS or appendix:
@@ -116,6 +146,10 @@ def _heading(line: str) -> Heading | None:
     head = normalize(stripped[:_HEAD_CHARS])  # kanji numerals too: 第三 is 第3, in the text as written or searched
     match = _MARKER.match(head)
     if match is None or match.lastindex is None:
+        return None
+    if match.lastindex == _BRACKETED and not (
+        brackets and _WHOLE_BRACKET.fullmatch(unicodedata.normalize("NFKC", stripped))
+    ):
         return None
     return Heading(match.lastindex, _title(stripped, _written_end(stripped, head[: match.end()])))
 
@@ -241,12 +275,13 @@ def _opened(text: str, deadline: float = math.inf) -> Generator[tuple[int, list[
     `deadline` (time.monotonic)."""
     path: list[_Open] = []
     start = 0
+    brackets = brackets_open_parts(text)
     for read in range(LINES_READ_FORWARD):
         if not read % _LINES_PER_CLOCK and time.monotonic() > deadline:
             raise TimeoutError("reading a decision's headings ran past its deadline")
         end = _line_end(text, start)
         line = text[start : len(text) if end < 0 else end]
-        opened = _opening(line)
+        opened = _opening(line, brackets)
         if opened is not None:
             path = [part for part in path if part.level < opened.level] + [opened]
             yield start, path
@@ -256,8 +291,8 @@ def _opened(text: str, deadline: float = math.inf) -> Generator[tuple[int, list[
     return start >= len(text)
 
 
-def _opening(line: str) -> _Open | None:
-    heading = _heading(line)
+def _opening(line: str, brackets: bool) -> _Open | None:
+    heading = _heading(line, brackets)
     if heading is None:
         return None
     title = unicodedata.normalize("NFKC", heading.title)

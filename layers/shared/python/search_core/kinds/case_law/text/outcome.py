@@ -50,12 +50,26 @@ def read_outcome(main_text: str | None) -> Outcome:
     text = (main_text or "")[:READ_CHARS]
     sentences = [found.group() for found in _SENTENCE.finditer(text) if found.group().strip()][:READ_SENTENCES]
     plain = [_plain(sentence) for sentence in sentences]
-    whole = "".join(read for read in plain if _COUNTERCLAIM not in read)  # what it orders on the claims
-    for kind, rule in _RULES:
-        for sentence, read in zip(sentences, plain, strict=True):
+    found = _first_read(_RULES, sentences, plain)
+    if found is None:
+        return Outcome(UNKNOWN, None)
+    kind, at = found
+    if kind in _ORDERED_ANEW:
+        rest = [index for index in range(len(plain)) if index != at]
+        claim = _first_read(_CLAIM_RULES, [sentences[i] for i in rest], [plain[i] for i in rest])
+        kind = kind if claim is None else f"{kind}（{claim[0]}）"
+    return Outcome(kind, sentences[at].strip())
+
+
+def _first_read(rules: tuple[tuple[str, Rule], ...], sentences: list[str], plain: list[str]) -> tuple[str, int] | None:
+    """The first rule that reads a sentence, and that sentence's index; the rules look at the whole 主文 but its
+    counterclaim's sentences, which order nothing on the claims."""
+    whole = "".join(read for read in plain if _COUNTERCLAIM not in read)
+    for kind, rule in rules:
+        for index, read in enumerate(plain):
             if rule(read, whole):
-                return Outcome(kind, sentence.strip())
-    return Outcome(UNKNOWN, None)
+                return kind, index
+    return None
 
 
 def _plain(text: str) -> str:
@@ -106,8 +120,15 @@ _SET_ASIDE = "原(?:判決|決定|審判)(?:中.*)?を取り消す"
 _VARIED = "原判決.{0,60}を(?:次のとおり|次のように)?変更する"
 # A counterclaim's disposal is not the claim's: its sentences are read by no rule of a claim.
 _COUNTERCLAIM = "反訴"
+# A first instance's disposal of a claim: 却下 last, as it may dismiss only part of a claim granted in the rest.
+_CLAIM_RULES: tuple[tuple[str, Rule], ...] = (
+    ("一部認容", _granted_in_part),
+    ("請求棄却", _dismissed),
+    ("請求認容", _granted),
+    ("却下", _has("却下する")),
+)
 # In order: a higher court's disposal first (its 主文 also restates what it orders), then a criminal judgment, then a
-# civil first instance; 却下 last, as it may dismiss only part of a claim granted in the rest.
+# claim's.
 _RULES: tuple[tuple[str, Rule], ...] = (
     ("破棄差戻し", _remanded),
     ("破棄自判", _has("原判決(?:中.*)?を破棄(?:する|し)")),
@@ -120,8 +141,8 @@ _RULES: tuple[tuple[str, Rule], ...] = (
     ("有罪（執行猶予）", _suspended),
     ("有罪", _sentenced),
     ("無罪", _has("被告人は無罪")),
-    ("一部認容", _granted_in_part),
-    ("請求棄却", _dismissed),
-    ("請求認容", _granted),
-    ("却下", _has("却下する")),
+    *_CLAIM_RULES,
 )
+# A higher court that sets aside the decision below and orders anew: its kind says how the claim then ends
+# (原判決取消・変更（一部認容）), read from its other sentences by the rules of a claim.
+_ORDERED_ANEW = ("原判決取消・変更", "破棄自判")

@@ -12,12 +12,13 @@ In an appeal, what the courts below decided, also in the court's own words (the 
 appellate 主文, and agents spent a call to find it):
 
 >>> decided_below("第２　事案の概要\\n１　本件は、…である。原審（東京地裁）は、請求を棄却したため、原告が控訴した。")
-['原審（東京地裁）は、請求を棄却したため、原告が控訴した。']
+[(20, '原審（東京地裁）は、請求を棄却したため、原告が控訴した。')]
 """
 
 from __future__ import annotations
 
 import re
+from itertools import islice
 
 # How far into 事実及び理由 the sentence is looked for: 事案の概要 opens it, after the claims.
 _LOOKED_FOR_CHARS = 20_000
@@ -73,21 +74,24 @@ _DISPOSAL = re.compile("認容|棄却|却下|取り消|変更|有罪|無罪|懲�
 _FIRST_INSTANCE = ("第1審", "第１審", "第一審", "一審")
 # The most of each sentence a hit shows (cut with …).
 BELOW_CHARS = 300
+# How many sentences on a court below are read for the two that say what it decided: a real judgment names its
+# courts below in a few; a hostile one opening thousands of sentences so would cost a second a hit.
+_MOST_READ = 30
 
 
-def decided_below(facts_and_reasons: str | None) -> list[str]:
+def decided_below(facts_and_reasons: str | None) -> list[tuple[int, str]]:
     """The first sentence on what the first instance decided and the first on what the court appealed from decided
-    (one when they are one court, as in a 控訴審), in order, each at most BELOW_CHARS (cut with …); [] if no such
-    sentence begins in the first _LOOKED_FOR_CHARS characters of 事実及び理由.
+    (one when they are one court, as in a 控訴審), in order, each with where it begins and at most BELOW_CHARS (cut
+    with …); [] if no such sentence begins in the first _LOOKED_FOR_CHARS characters of 事実及び理由.
 
     >>> decided_below("（５）　第１審は、請求を認容し、控訴されたが、原審は、控訴を棄却した。\\n３　原審は、…")
-    ['第１審は、請求を認容し、控訴されたが、原審は、控訴を棄却した。']
+    [(4, '第１審は、請求を認容し、控訴されたが、原審は、控訴を棄却した。')]
     >>> decided_below("原判決は、本件明細書を正解しないものである。")
     []
     """
     text = facts_and_reasons or ""
     found: dict[bool, tuple[int, str]] = {}  # by whether it is the first instance's: where it begins, the sentence
-    for match in _BELOW.finditer(text, 0, _LOOKED_FOR_CHARS):
+    for match in islice(_BELOW.finditer(text, 0, _LOOKED_FOR_CHARS), _MOST_READ):
         first = match.group("court") in _FIRST_INSTANCE
         start = match.start("opening")
         sentence = _sentence(text[start : start + 4 * BELOW_CHARS])
@@ -95,4 +99,4 @@ def decided_below(facts_and_reasons: str | None) -> list[str]:
             found[first] = start, sentence if len(sentence) <= BELOW_CHARS else sentence[:BELOW_CHARS] + "…"
         if len(found) == 2:
             break
-    return [sentence for _, sentence in sorted(found.values())]
+    return sorted(found.values())
