@@ -94,6 +94,12 @@ def test_every_outcome_has_a_labelled_main_text() -> None:
             "原判決取消・変更（請求棄却）",
         ),
         ("１　原判決を取り消す。\n２　本件を東京地方裁判所に差し戻す。", "原判決取消・変更"),
+        # From the agent frame: some plaintiffs' suits found inadmissible, the permit set aside on the others'.
+        (
+            "１　原告Ｘ６ないしＸ９の訴えをいずれも却下する。\n２　処分行政庁が令和４年３月１日付けでした開発許可を"
+            "取り消す。",
+            "一部認容",
+        ),
     ],
 )
 def test_red_team_main_texts_are_read_as_lawyers_read_them(main_text: str, kind: str) -> None:

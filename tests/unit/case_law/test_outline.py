@@ -314,3 +314,27 @@ def test_a_heading_naming_a_partys_argument_and_the_courts_answer_reads_the_cour
     ]
     assert search.passages("X", "過失", 5, BUDGET_BYTES, heading="争点2").hits == 1
     search.close()
+
+
+def test_a_hits_places_pass_over_compounds_and_quoted_arguments_for_the_issue_that_holds_the_term(
+    tmp_path: Path,
+) -> None:
+    """From the agent frame: passages=懸念 showed 貸倒懸念債権 four times, a prosecutor's argument quoted in the court's
+    part as its finding, and another issue's 小括 where the term occurs once."""
+    filler = "\n" + "あ" * 200 + "\n"
+    reasons = (
+        "事実及び理由\n第1 当事者の主張\n原告は、被告が懸念を表明しなかったと主張する。" + filler
+        + "第2 当裁判所の判断\n1 認定事実\n本件債権は貸倒懸念債権に区分された。" + filler
+        + "2 争点1について\n(1) 原告の主張\n原告は、懸念は一般的な感想であると主張する。懸念。懸念。" + filler
+        + "(2) 検討\n被告は取締役会の前に懸念を示した。" + filler
+        + "(3) 小括\n被告の懸念の表明は具体的であった。" + filler
+        + "3 争点2について\n(1) 小括\n損害は懸念とは無関係に生じた。" + filler
+    )  # fmt: skip
+    rows = [{"doc_id": "R", "main_text": "原告の請求を棄却する。", "facts_and_reasons": reasons}]
+    search = CaseSearch(
+        Settings(dataset_uris={"cases": str(write_export(tmp_path / "c.jsonl", rows))}, cache_dir=tmp_path / "c")
+    )
+    found = search.search("懸念", BUDGET_BYTES, passages="懸念").results[0]
+    assert found.passages is not None and found.passage_hits == 8
+    assert [place.headings[-1] for place in found.passages] == ["第1 当事者の主張", "(2) 検討", "(3) 小括", "(1) 小括"]
+    search.close()

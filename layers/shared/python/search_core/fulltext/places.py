@@ -19,7 +19,7 @@ from array import array
 from bisect import bisect_left, bisect_right
 from collections import deque
 from collections.abc import Callable, Iterable, Iterator, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from heapq import merge
 from itertools import dropwhile
 from typing import TypeVar
@@ -208,12 +208,20 @@ def occurrences(
 class PlacesByPart:
     """Where terms occur, by the part of the text each begins in (its index in the part starts; -1 before the
     first): each part's first place and its occurrences of each term (in the terms' order); the last LAST_KEPT places
-    of the text; and how many occurrences it holds."""
+    of the text; how many occurrences it holds; and the parts where some occurrence stands as a word of its own, not
+    inside a longer compound of kanji (懸念 in 貸倒懸念債権).
+
+    >>> from search_core.fulltext.expression import parse
+    >>> found = places_by_part("貸倒懸念債権。懸念を示した。", parse("懸念").positive_terms, [0, 7])
+    >>> found.worded, found.counts
+    ({1}, {0: [1], 1: [1]})
+    """
 
     firsts: dict[int, Place]
     counts: dict[int, list[int]]
     last: list[Place]
     total: int
+    worded: set[int] = field(default_factory=set)
 
 
 # How many of the text's last places places_by_part keeps.
@@ -244,6 +252,7 @@ def places_by_part(
     spans = _until(deadline, _merged(enumerate(terms), plain, starts, regions))
     firsts: dict[int, Place] = {}
     counts: dict[int, list[int]] = {}
+    worded: set[int] = set()
     last: deque[Place] = deque(maxlen=LAST_KEPT)
     total = 0
     for span_start, span_end, index in spans:
@@ -251,6 +260,8 @@ def places_by_part(
         total += 1
         part = bisect_right(part_starts, occurrence.start) - 1
         counts.setdefault(part, [0] * len(terms))[index] += 1
+        if part not in worded and not _compounded(text, occurrence.start, occurrence.end):
+            worded.add(part)
         first = firsts.get(part)
         if first is None or first.holds(occurrence):
             firsts[part] = Place.of(occurrence) if first is None else first.joined(occurrence)
@@ -258,7 +269,16 @@ def places_by_part(
             last[-1] = last[-1].joined(occurrence)
         else:
             last.append(Place.of(occurrence))
-    return PlacesByPart(firsts, counts, list(last), total)
+    return PlacesByPart(firsts, counts, list(last), total, worded)
+
+
+def _compounded(text: str, start: int, end: int) -> bool:
+    """Whether text[start:end] lies inside a longer compound of kanji: one stands on each side of it."""
+    return start > 0 and end < len(text) and _is_kanji(text[start - 1]) and _is_kanji(text[end])
+
+
+def _is_kanji(char: str) -> bool:
+    return "\u4e00" <= char <= "\u9fff" or char == "々"
 
 
 def near_places(

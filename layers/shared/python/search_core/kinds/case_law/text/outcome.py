@@ -83,8 +83,13 @@ def _has(*phrases: str) -> Rule:
 
 
 def _granted_in_part(sentence: str, whole: str) -> bool:
-    """The rest refused where a claim is granted, or one claim dismissed beside another granted (a defendant's)."""
-    refused = _REST_REFUSED.search(sentence) is not None or _dismissed(sentence, whole)
+    """The rest refused where a claim is granted, or one claim dismissed or one plaintiff's suit found inadmissible
+    beside another granted (a defendant's, a plaintiff's)."""
+    refused = (
+        _REST_REFUSED.search(sentence) is not None
+        or _dismissed(sentence, whole)
+        or (_COUNTERCLAIM not in sentence and _SUIT_REFUSED.search(sentence) is not None)
+    )
     return refused and _GRANTS.search(whole) is not None
 
 
@@ -116,6 +121,7 @@ def _remanded(sentence: str, whole: str) -> bool:
 _SENTENCED = re.compile("被告人を(?:死刑|無期|懲役|禁錮|拘禁刑|罰金|拘留|科料)")
 _REST_REFUSED = re.compile("その余の(?:請求|訴え)[^。]*?を(?:いずれも)?(?:棄却|却下)")
 _DISMISSED = re.compile("(?<!その余の)請求(?:をいずれも|を)棄却")
+_SUIT_REFUSED = re.compile("訴え(?:をいずれも|を)却下")
 _SET_ASIDE = "原(?:判決|決定|審判)(?:中.*)?を取り消す"
 _VARIED = "原判決.{0,60}を(?:次のとおり|次のように)?変更する"
 # A counterclaim's disposal is not the claim's: its sentences are read by no rule of a claim.
