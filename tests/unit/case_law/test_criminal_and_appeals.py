@@ -12,7 +12,7 @@ import pytest
 from search_core.engine.budget import BUDGET_BYTES
 from search_core.kinds.case_law.descriptions import PARTLY_ACQUITTED_NOTE
 from search_core.kinds.case_law.service import CaseSearch
-from search_core.kinds.case_law.text.headings import heading_path
+from search_core.kinds.case_law.text.headings import brackets_open_parts, heading_offset, heading_path
 from search_core.kinds.case_law.text.overview import decided_below
 from search_core.settings import Settings
 from tests.conftest import write_export
@@ -38,7 +38,8 @@ def cases(tmp_path_factory: pytest.TempPathFactory) -> Iterator[CaseSearch]:
          "facts_and_reasons": CRIMINAL},
         {"doc_id": "P", "case_name": "特許権侵害差止等請求控訴事件", "main_text": "本件控訴を棄却する。",
          "facts_and_reasons": APPEAL},
-        {"doc_id": "F", "main_text": "原告の請求を棄却する。", "facts_and_reasons": "第１　請求\n原審は棄却した。\n"},
+        {"doc_id": "F", "main_text": "原告の請求を棄却する。",
+         "facts_and_reasons": "第１　請求\n（１）　前訴の経過\n第１審は、Ａの請求を棄却した。原審は棄却した。\n"},
     ]  # fmt: skip
     work = tmp_path_factory.mktemp("criminal")
     search = CaseSearch(Settings(dataset_uris={"cases": str(write_export(work / "c.jsonl", rows))}, cache_dir=work))
@@ -66,6 +67,8 @@ def test_a_bracket_in_a_civil_judgment_or_a_paragraph_number_opens_no_part(quote
     assert heading_path(text, text.index("本文")) == ["事実及び理由", "第４　当裁判所の判断", "１　均等"]
     criminal = f"理由\n【事実認定の補足説明】\n第１　争点\n{quoted}\n本文"
     assert heading_path(criminal, criminal.index("本文")) == ["理由", "【事実認定の補足説明】", "第１　争点"]
+    bracketed = f"事実及び理由\n【事案の概要】\n概要\n【当裁判所の判断】\n１　充足\n{quoted}\n本文"
+    assert heading_path(bracketed, bracketed.index("本文")) == ["事実及び理由", "【当裁判所の判断】", "１　充足"]
 
 
 def test_a_term_confined_to_the_courts_reasoning_is_found_in_a_criminal_judgments_explanation(
@@ -131,3 +134,45 @@ def test_a_decision_opening_thousands_of_sentences_on_the_court_below_reads_a_fe
     of them took 0.34 s a hit, so only the first few are read."""
     assert decided_below("原審は、（。" * 3_400 + "原審は、請求を棄却した。") == []
     assert decided_below("原審は、（。" * 20 + "\n原審は、請求を棄却した。") == [(121, "原審は、請求を棄却した。")]
+
+
+def test_a_kanji_numbered_part_is_named_by_its_number_in_any_writing() -> None:
+    """From the red team: 第3, 第三の一 and 第3 > 1 > (1) named no part of a judgment numbered 第一, 一, （一）."""
+    text = "事実及び理由\n第一　請求\n本文\n第三　当裁判所の判断\n一　争点\n（一）　検討\nここを読む\n"
+    wanted = ("第3", "第三の一", "第3 > 1 > (1)", "第３の１の（１）")
+    assert [text[heading_offset(text, name) or 0 :].split("\n")[0] for name in wanted] == [
+        "第三　当裁判所の判断", "一　争点", "（一）　検討", "（一）　検討"
+    ]  # fmt: skip
+
+
+def test_the_reasons_first_lines_alone_say_whether_brackets_are_parts() -> None:
+    """From the red team: each heading path read 5,000 lines ahead to learn whether brackets are headings."""
+    long_lines = "\n".join("ｱ" * 76 for _ in range(4_990))
+    assert not brackets_open_parts(f"主文\n棄却\n事実及び理由\n{long_lines}\n【量刑の理由】\n")
+    assert brackets_open_parts("主文\n棄却\n事実及び理由\n" + "\n" * 10 + "【量刑の理由】\n")
+
+
+@pytest.mark.parametrize(
+    ("text", "below"),
+    [
+        (
+            "原審は、控訴人の文書提出命令の申立てを却下した。原審は、控訴人の請求を全部認容した。",
+            "原審は、控訴人の請求",
+        ),
+        (
+            "原判決は、請求を棄却したものであって、取り消されるべきである。\n第１審判決は、請求を棄却した。",
+            "第１審判決は",
+        ),
+    ],
+)
+def test_what_the_court_below_decided_is_its_disposal_of_the_case_not_a_ruling_or_an_argument(
+    text: str, below: str
+) -> None:
+    """From the red team: a ruling on evidence hid the court below's result, and a party's argument stood for it."""
+    assert [sentence[: len(below)] for _, sentence in decided_below(text)] == [below]
+
+
+def test_a_first_instance_tells_of_no_court_below(cases: CaseSearch) -> None:
+    """From the red team: a first instance quoted a 前訴's 第1審 as its own court below."""
+    hit = next(hit for hit in cases.search("原審", BUDGET_BYTES).results if hit.doc_id == "F")
+    assert hit.decided_below is None

@@ -94,6 +94,21 @@ def test_every_outcome_has_a_labelled_main_text() -> None:
             "原判決取消・変更（請求棄却）",
         ),
         ("１　原判決を取り消す。\n２　本件を東京地方裁判所に差し戻す。", "原判決取消・変更"),
+        # From the red team: orders beside the claim's disposal, several defendants, the old style.
+        ("１　原告の請求を棄却する。\n２　本件につき当裁判所がした強制執行停止決定を取り消す。", "請求棄却"),
+        (
+            "１　被告は原告に対し１００万円を支払え。\n２　訴訟費用は被告の負担とする。\n３　原告の仮執行宣言の申立てを"
+            "却下する。",
+            "請求認容",
+        ),
+        (
+            "１　原判決を取り消す。\n２　被控訴人の請求を棄却する。\n３　強制執行停止決定を取り消す。",
+            "原判決取消・変更（請求棄却）",
+        ),
+        ("被告人Ａを懲役３年に処する。\n被告人Ｂは無罪。", "有罪"),
+        ("被告人Ｂは無罪。", "無罪"),
+        ("本件控訴はこれを棄却する。", "控訴棄却"),
+        ("原告の請求はこれを棄却する。", "請求棄却"),
         # From the agent frame: some plaintiffs' suits found inadmissible, the permit set aside on the others'.
         (
             "１　原告Ｘ６ないしＸ９の訴えをいずれも却下する。\n２　処分行政庁が令和４年３月１日付けでした開発許可を"

@@ -23,6 +23,7 @@ from search_core.fulltext.places import (
     near_places,
     occurrences,
     spans_in_parts,
+    until_deadline,
 )
 from search_core.fulltext.terms import AwayFrom, Term
 from search_core.kinds.case_law.descriptions import (
@@ -71,6 +72,8 @@ from search_core.kinds.case_law.store.database import FILE_NAME, open_cases
 from search_core.kinds.case_law.store.index import CaseIndex
 from search_core.kinds.case_law.text.courts import canonical_court
 from search_core.kinds.case_law.text.headings import (
+    LINES_READ_FORWARD,
+    REASONING,
     Section,
     heading_path,
     outline,
@@ -227,8 +230,9 @@ class CaseSearch:
             )
         shown = [passage(full, hit).model_dump() for hit in found.first]
         nowhere = _nowhere(found.total, keywords, decision.searched_until, section, others)
+        unjudged = _no_reasoning(expression, regions) if not found.total else None
         notes = (
-            outside_the_text(terms, _named(expression)) or nowhere,
+            unjudged or outside_the_text(terms, _named(expression)) or nowhere,
             searched_in_part(decision.searched_until is not None, one=True),
         )
         message = " ".join(note for note in notes if note) or None
@@ -363,7 +367,11 @@ def _counts(
     normal, starts = aligned(decision.searched_text, deadline)
     terms, _ = _away_from_excluded(expression)
     regions = decision.regions_for(terms, deadline, every)
-    found = sorted(starts[begin] for term in terms for begin, _ in spans_in_parts(term, normal, starts, regions))
+    found = sorted(
+        starts[begin]
+        for term in terms
+        for begin, _ in until_deadline(deadline, spans_in_parts(term, normal, starts, regions))
+    )
     return [bisect_left(found, part.end) - bisect_left(found, part.start) for part in parts]
 
 
@@ -387,10 +395,18 @@ def _nowhere(
     if hits:
         return None
     if section is not None:
+        named = f"見出し「{' > '.join(section.path)}」の部分（offset {section.start:,}〜{section.end:,}）"
+        if searched_until is not None and section.start >= searched_until:
+            return (
+                f"{named}は、この非常に長い判決で語を探す範囲（offset {searched_until:,} まで）の外にあるため、"
+                f"語を探していません（箇所がないとは限りません）。{READ_TEXT} の heading で読んでください。"
+            )
         elsewhere = f"同じ見出しのほかの部分（also_named: {'、'.join(others)}）や" if others else ""
+        searched = (
+            "" if searched_until is None or section.end <= searched_until else f"のうち offset {searched_until:,} まで"
+        )
         return (
-            f"見出し「{' > '.join(section.path)}」の部分（offset {section.start:,}〜{section.end:,}）に"
-            f"「{keywords[:100]}」に当たる箇所はありません（判決のほかの部分にはあるかもしれません）。"
+            f"{named}{searched}に「{keywords[:100]}」に当たる箇所はありません（判決のほかの部分にはあるかもしれません）。"
             f"{elsewhere}heading を外して探してください。"
         )
     where = (
@@ -402,6 +418,20 @@ def _nowhere(
         f"この判決の{where}に「{keywords[:100]}」に当たる箇所はありません。searchCases は判決日・"
         "裁判所・事件番号・事件名・doc_id にも一致するので、検索で見つかった判決でも本文にないことがあります。"
         "別の語で探すか、readCaseText で見出しから読んでください。"
+    )
+
+
+def _no_reasoning(expression: Expression, regions: Regions) -> str | None:
+    """Why a term confined to the court's reasoning (判断:) is found nowhere when the decision has no heading of it
+    (none read: a very long one's headings are read from its first lines only)."""
+    low, high = regions.get(REASONING, (0, 1))
+    if low < high or not any(term.field == REASONING for term in expression.terms):
+        return None
+    return (
+        "判断: の語は裁判所の判断の見出し（当裁判所の判断・…に対する判断・【事実認定の補足説明】など）の部分で"
+        "探しますが、"
+        f"この判決にはその見出しが見つかりません（非常に長い判決では最初の {LINES_READ_FORWARD:,} 行の見出しだけを"
+        "読みます）。判断: を外して探してください。"
     )
 
 
@@ -444,8 +474,14 @@ def _section(
         titles = outline(full, deadline)
         more = f"（ほか {len(titles) - _OUTLINE_SHOWN} 件）" if len(titles) > _OUTLINE_SHOWN else ""
         shown = "、".join(titles[:_OUTLINE_SHOWN]) + more if titles else "（見出しなし）"
+        read = (
+            f"（非常に長い判決のため、見出しは最初の {LINES_READ_FORWARD:,} 行から読みました。その先の見出しは"
+            f"名指せません。{READ_TEXT} の offset で読んでください）"
+            if full.count("\n") > LINES_READ_FORWARD
+            else ""
+        )
         raise InvalidRequest(
-            f"見出し「{heading[:MAX_HEADING_CHARS]}」はこの判決にありません。この判決の大見出し: {shown}。"
+            f"見出し「{heading[:MAX_HEADING_CHARS]}」はこの判決にありません{read}。この判決の大見出し: {shown}。"
             f"見出しの一覧は {OUTLINE} で、語で探すなら {FIND_IN_CASE} を使ってください。"
         )
     others = [" > ".join(part.path) for part in named[1]] if named else []

@@ -4,6 +4,7 @@ fitted to the response budget, the message when nothing matches, a passage, a pa
 from __future__ import annotations
 
 import math
+import re
 from collections.abc import Callable
 from functools import partial
 from typing import Any
@@ -107,12 +108,24 @@ def hit(
 
 
 def _decided_below(decision: Decision) -> list[SentenceShown]:
-    """decided_below's sentences, each with where it is in the full text and the headings of its part."""
+    """decided_below's sentences of an appeal (a first instance may tell of an earlier suit's courts), each with
+    where it is in the full text and the headings of its part."""
+    appeal = _APPEAL.search(f"{decision.case_name or ''} {decision.case_number or ''}") or read_outcome(
+        decision.main_text
+    ).kind.startswith(_APPELLATE)
+    if not appeal:
+        return []
     reasons = decision.regions["事実及び理由"][0]
     return [
         SentenceShown(text=sentence, offset=reasons + start, headings=heading_path(decision.full_text, reasons + start))
         for start, sentence in decided_below(decision.facts_and_reasons)
     ]
+
+
+# What names an appeal: its case's name (…控訴事件), its number's mark ((ネ), (受), (う) …), or a higher court's
+# outcome.
+_APPEAL = re.compile(r"控訴|上告|抗告|[(（](?:ネ|行コ|受|オ|ラ|う|あ|行ヒ|行ツ|許|ク)[)）]")
+_APPELLATE = ("控訴棄却", "原判決取消・変更", "上告棄却", "破棄差戻し", "破棄自判")
 
 
 def late_snippets_note(late: int) -> str | None:
@@ -415,6 +428,8 @@ def outline_body(
     """The decision's headings (or `section`'s, with the other parts its heading names) with their offsets, lengths
     and paths (and, with `counts`, their terms' occurrences), as deep as the budget allows: the deepest levels are
     left out first, then, at the outermost, the last headings; each cut is said."""
+    total = len(parts)
+    parts, counts = _within_reach(parts, counts, budget)
     rows = [
         OutlineEntry(
             heading=part.path[-1],
@@ -430,7 +445,7 @@ def outline_body(
     outermost = min((row["depth"] for row in rows), default=1)
 
     def body(shown: list[dict[str, Any]], depth: int, note: str | None) -> dict[str, Any]:
-        complete = whole and len(shown) == len(rows)
+        complete = whole and len(shown) == total
         notes = [note, None if whole else OUTLINE_LINES_NOTE, OUTLINE_COUNT_NOTE if counts is not None else None]
         return CaseOutlineResponse(
             **identity(decision),
@@ -448,12 +463,41 @@ def outline_body(
         shown = [row for row in rows if row["depth"] <= depth]
         if depth == deepest and embedded_bytes(body(shown, depth, None)) <= budget:
             return CaseOutlineResponse.model_validate(body(shown, depth, None))
-        longest_note = OUTLINE_SHALLOWER.format(depth=depth + 1, shown=len(rows), left=len(rows))
+        longest_note = OUTLINE_SHALLOWER.format(depth=depth + 1, shown=total, left=total)
         if embedded_bytes(body(shown, depth, longest_note)) <= budget:
-            return _deepened(rows, depth, partial(_at_depth, body, depth + 1), budget)
+            return _deepened(rows, total, depth, partial(_at_depth, body, depth + 1), budget)
     top = [row for row in rows if row["depth"] <= outermost]
     kept, _ = fit_rows(top, lambda shown: body(shown, outermost, OUTLINE_CUT), budget)
     return CaseOutlineResponse.model_validate(body(kept, outermost, OUTLINE_CUT))
+
+
+# No heading takes fewer bytes in an answer than this, so no more than budget / it can be shown.
+_LEAST_ENTRY_BYTES = 60
+
+
+def _within_reach(
+    parts: list[Section], counts: list[int] | None, budget: int
+) -> tuple[list[Section], list[int] | None]:
+    """The parts an outline within `budget` could show, with their counts: every level that could fit whole, and of
+    the next as many as could fit (where the terms occur most, else the first), in order. A decision of 100,000
+    heading lines is then fitted from a few hundred (fitting them all took 2.8 s).
+
+    >>> parts = [Section(n, n + 1, 1, ("第1",)) for n in range(3)] + [Section(9, 10, 2, ("第1", "1"))]
+    >>> [len(part.path) for part in _within_reach(parts, None, 2 * _LEAST_ENTRY_BYTES)[0]]
+    [1, 1]
+    """
+    most = budget // _LEAST_ENTRY_BYTES
+    by_depth = sorted({len(part.path) for part in parts})
+    reached = [depth for depth in by_depth if sum(len(part.path) <= depth for part in parts) <= most]
+    whole = reached[-1] if reached else 0
+    if whole == (by_depth[-1] if by_depth else 0):
+        return parts, counts
+    nearest = [index for index, part in enumerate(parts) if len(part.path) == min(d for d in by_depth if d > whole)]
+    room = most - sum(len(part.path) <= whole for part in parts)
+    ranked = counts if counts is not None and whole > 0 else None  # the outermost level is cut from its end
+    chosen = set(sorted(nearest, key=lambda index: (-(ranked[index] if ranked else 0), index))[:room])
+    kept = [index for index, part in enumerate(parts) if len(part.path) <= whole or index in chosen]
+    return [parts[index] for index in kept], None if counts is None else [counts[index] for index in kept]
 
 
 def _at_depth(
@@ -466,7 +510,11 @@ def _at_depth(
 
 
 def _deepened(
-    rows: list[dict[str, Any]], depth: int, body: Callable[[list[dict[str, Any]], str], dict[str, Any]], budget: int
+    rows: list[dict[str, Any]],
+    total: int,
+    depth: int,
+    body: Callable[[list[dict[str, Any]], str], dict[str, Any]],
+    budget: int,
 ) -> CaseOutlineResponse:
     """Every heading to `depth`, which fit, and as many of the next level's as fit beside them: those where the
     keywords occur most first (without keywords, in order), shown in the decision's order."""
@@ -480,7 +528,7 @@ def _deepened(
         return [row for index, row in enumerate(rows) if row["depth"] <= depth or index in chosen]
 
     def note(count: int) -> str:
-        return OUTLINE_SHALLOWER.format(depth=depth + 1, shown=count, left=len(rows) - len(shown(count)))
+        return OUTLINE_SHALLOWER.format(depth=depth + 1, shown=count, left=total - len(shown(count)))
 
     count = largest(0, len(deeper), lambda count: embedded_bytes(body(shown(count), note(count))) <= budget)
     return CaseOutlineResponse.model_validate(body(shown(count), note(count)))

@@ -54,7 +54,14 @@ _BRACKETED, _NUMBERED = 1, 2  # the levels of 【罪となるべき事実】 and
 # A bracketed heading is a whole line of words, and only in a judgment whose reasons open with one (a criminal
 # judgment's 【罪となるべき事実】, brackets_open_parts): a patent's description quoted in 第2 (【実施例】【0035】表1に
 # 示す…) or its paragraph numbers (【0035】) open no part.
-_WHOLE_BRACKET = re.compile(r"【(?![0-9]+】)[^】]{1,30}】")
+_WHOLE_BRACKET = re.compile(r"【[^】]{1,30}】")
+# A patent's labels, which its description quoted in a judgment puts on lines of their own: never a part.
+_PATENT_LABEL = re.compile(
+    r"【(?:[0-9]+|(?:請求項|図|表|化|数|特許文献|非特許文献)[0-9]*"
+    r"|[^】]*(?:技術分野|背景技術|発明|課題|手段|効果|実施|産業上|符号|要約|選択図|書類名|先行技術))】"
+)
+# How many lines of the reasons are read for their first heading (brackets_open_parts).
+_OPENING_LINES = 50
 _MARKER = re.compile("|".join(f"({marker})" for marker in _MARKERS))
 _TITLE_END = re.compile(r"[ 　。]")
 _LINE_BREAK = re.compile("[\r\n]")
@@ -96,22 +103,26 @@ def heading_path(text: str, offset: int) -> list[str]:
 
 def brackets_open_parts(text: str) -> bool:
     """Whether the text's bracketed lines are headings: its reasons (past 主文) open with one, as a criminal
-    judgment's do (【罪となるべき事実】), read from at most LINES_READ_BACK lines.
+    judgment's do (【罪となるべき事実】). Only section lines are read until the reasons begin, and then at most
+    _OPENING_LINES lines, so a heading path costs no more for it.
 
     >>> brackets_open_parts("主文\\n1 棄却\\n事実及び理由\\n理由\\n【罪となるべき事実】\\n被告人は")
     True
     >>> brackets_open_parts("主文\\n棄却\\n事実及び理由\\n第1 請求\\n【実施例】\\n")
     False
     """
-    start, section = 0, None
+    start, in_reasons, read = 0, False, 0
     for _ in range(LINES_READ_BACK):
         end = _line_end(text, start)
-        heading = _heading(text[start : len(text) if end < 0 else end], brackets=True)
-        if heading is not None and heading.level == 0:
-            section = heading.title
-        elif heading is not None and section not in (None, _MAIN):
-            return heading.level == _BRACKETED
-        if end < 0:
+        line = text[start : len(text) if end < 0 else end]
+        if line.strip(" 　") in _SECTIONS:
+            in_reasons = line.strip(" 　") != _MAIN
+        elif in_reasons:
+            heading = _heading(line, brackets=True)
+            if heading is not None and heading.level:
+                return heading.level == _BRACKETED
+            read += 1
+        if end < 0 or read >= _OPENING_LINES:
             return False
         start = end + 2 if text.startswith("\r\n", end) else end + 1
     return False
@@ -147,11 +158,20 @@ def _heading(line: str, brackets: bool) -> Heading | None:
     match = _MARKER.match(head)
     if match is None or match.lastindex is None:
         return None
-    if match.lastindex == _BRACKETED and not (
-        brackets and _WHOLE_BRACKET.fullmatch(unicodedata.normalize("NFKC", stripped))
-    ):
+    if match.lastindex == _BRACKETED and not (brackets and _a_bracketed_part(stripped)):
         return None
     return Heading(match.lastindex, _title(stripped, _written_end(stripped, head[: match.end()])))
+
+
+def _a_bracketed_part(line: str) -> bool:
+    """Whether a bracketed line names a part: a whole line of words in brackets, not a patent's label.
+
+    >>> lines = ("【量刑の理由】", "【請求項１】", "【００３５】", "【発明の効果】", "【理由】本")
+    >>> [_a_bracketed_part(line) for line in lines]
+    [True, False, False, False, False]
+    """
+    bracket = unicodedata.normalize("NFKC", line)
+    return _WHOLE_BRACKET.fullmatch(bracket) is not None and _PATENT_LABEL.fullmatch(bracket) is None
 
 
 def _written_end(line: str, marker: str) -> int:
@@ -227,7 +247,7 @@ def headings_named(
     >>> [path for _, path in headings_named(text, "争点2", most=5)]
     [('第1 当事者の主張', '1 争点2'), ('第2 当裁判所の判断', '1 争点2について')]
     """
-    parts = [_query_part(part) for part in _QUERY_SPLIT.split(unicodedata.normalize("NFKC", wanted)) if part]
+    parts = [_query_part(part) for part in _QUERY_SPLIT.split(normalize(wanted)) if part]
     wanted_parts = [piece for part in parts for piece in part]
     found: list[tuple[int, tuple[str, ...]]] = []
     if not wanted_parts:
@@ -295,7 +315,7 @@ def _opening(line: str, brackets: bool) -> _Open | None:
     heading = _heading(line, brackets)
     if heading is None:
         return None
-    title = unicodedata.normalize("NFKC", heading.title)
+    title = normalize(heading.title)  # as a wanted name is read: 第三 is 第3
     match = _MARKER.match(title)
     marker = title[: match.end()] if match and heading.level else title
     return _Open(heading.level, marker, title, heading.title)

@@ -62,12 +62,14 @@ def read_outcome(main_text: str | None) -> Outcome:
 
 
 def _first_read(rules: tuple[tuple[str, Rule], ...], sentences: list[str], plain: list[str]) -> tuple[str, int] | None:
-    """The first rule that reads a sentence, and that sentence's index; the rules look at the whole 主文 but its
-    counterclaim's sentences, which order nothing on the claims."""
-    whole = "".join(read for read in plain if _COUNTERCLAIM not in read)
+    """The first rule that reads a sentence, and that sentence's index. A counterclaim's sentences and the orders
+    beside the claim (a stay of execution lifted, a provisional execution refused, the costs) are read by no rule and
+    looked at by none: they order nothing on the claim."""
+    read_too = [index for index, read in enumerate(plain) if not _ASIDE.search(read)]
+    whole = "".join(plain[index] for index in read_too if _COUNTERCLAIM not in plain[index])
     for kind, rule in rules:
-        for index, read in enumerate(plain):
-            if rule(read, whole):
+        for index in read_too:
+            if rule(plain[index], whole):
                 return kind, index
     return None
 
@@ -118,14 +120,17 @@ def _remanded(sentence: str, whole: str) -> bool:
     return "破棄" in whole and re.search("差し?戻す|移送する", sentence) is not None
 
 
-_SENTENCED = re.compile("被告人を(?:死刑|無期|懲役|禁錮|拘禁刑|罰金|拘留|科料)")
+_SENTENCED = re.compile("被告人[^をは、。]{0,10}を(?:死刑|無期|懲役|禁錮|拘禁刑|罰金|拘留|科料)")
 _REST_REFUSED = re.compile("その余の(?:請求|訴え)[^。]*?を(?:いずれも)?(?:棄却|却下)")
-_DISMISSED = re.compile("(?<!その余の)請求(?:をいずれも|を)棄却")
+_DISMISSED = re.compile("(?<!その余の)請求(?:をいずれも|を|はいずれもこれを|はこれを)棄却")
 _SUIT_REFUSED = re.compile("訴え(?:をいずれも|を)却下")
 _SET_ASIDE = "原(?:判決|決定|審判)(?:中.*)?を取り消す"
 _VARIED = "原判決.{0,60}を(?:次のとおり|次のように)?変更する"
 # A counterclaim's disposal is not the claim's: its sentences are read by no rule of a claim.
 _COUNTERCLAIM = "反訴"
+# Orders beside the claim's disposal: a stay of execution lifted (請求異議), a provisional execution declared or
+# refused, the costs.
+_ASIDE = re.compile("執行停止決定|仮執行|訴訟費用|控訴費用|上告費用")
 # A first instance's disposal of a claim: 却下 last, as it may dismiss only part of a claim granted in the rest.
 _CLAIM_RULES: tuple[tuple[str, Rule], ...] = (
     ("一部認容", _granted_in_part),
@@ -138,15 +143,15 @@ _CLAIM_RULES: tuple[tuple[str, Rule], ...] = (
 _RULES: tuple[tuple[str, Rule], ...] = (
     ("破棄差戻し", _remanded),
     ("破棄自判", _has("原判決(?:中.*)?を破棄(?:する|し)")),
-    ("上告棄却", _has("上告を(?:いずれも)?棄却する")),
+    ("上告棄却", _has("上告(?:を(?:いずれも)?|はこれを)棄却する")),
     (
         "原判決取消・変更",
         _has("原(?:判決|決定|審判)(?:中.*)?を取り消す", "原判決.{0,60}を(?:次のとおり|次のように)?変更する"),
     ),
-    ("控訴棄却", _has("控訴を(?:いずれも)?棄却する")),
+    ("控訴棄却", _has("控訴(?:を(?:いずれも)?|はこれを)棄却する")),
     ("有罪（執行猶予）", _suspended),
     ("有罪", _sentenced),
-    ("無罪", _has("被告人は無罪")),
+    ("無罪", _has("被告人[^をは、。]{0,10}は無罪")),
     *_CLAIM_RULES,
 )
 # A higher court that sets aside the decision below and orders anew: its kind says how the claim then ends

@@ -7,6 +7,8 @@
 '本件は、Ｐ株式会社（以下「Ｐ社」という。）の株主が損害賠償を求める事案である。'
 >>> overview("理由のみ。") is None
 True
+>>> overview("【量刑の理由】\\n本件は悪質である。") is None  # a sentence that does not state the case
+True
 
 In an appeal, what the courts below decided, also in the court's own words (the first instance's result is in no
 appellate 主文, and agents spent a call to find it):
@@ -30,6 +32,8 @@ _OPENING = re.compile(
     r"(?:^|(?<=[。\n\r]))[ 　]*(?:第?[0-9０-９]{1,3}|[(（][0-9０-９]{1,3}[)）]|[ア-ン])?[ 　]*(?P<opening>本件は)",
     re.MULTILINE,
 )
+# What a sentence that states the case holds (本件は、…を求める事案である), unlike 本件は悪質である in 【量刑の理由】.
+_A_CASE = re.compile("事案|求め|請求|訴え|控訴|上告|抗告|申立て")
 # A 。 inside brackets (（以下「Ｐ社」という。）, 【資料。】) does not end the sentence; a line break always does.
 _OPEN, _CLOSE = "（(「『［[【〔〈《", "）)」』］]】〕〉》"
 
@@ -38,12 +42,12 @@ def overview(facts_and_reasons: str | None) -> str | None:
     """The first sentence of 事実及び理由 that begins 「本件は」, at most OVERVIEW_CHARS (cut with …); None if none
     begins in its first _LOOKED_FOR_CHARS characters (a sentence that begins there is read whole, past them)."""
     text = facts_and_reasons or ""
-    found = _OPENING.search(text, 0, _LOOKED_FOR_CHARS)
-    if found is None:
-        return None
-    start = found.start("opening")
-    sentence = _sentence(text[start : start + 4 * OVERVIEW_CHARS])
-    return sentence if len(sentence) <= OVERVIEW_CHARS else sentence[:OVERVIEW_CHARS] + "…"
+    for found in islice(_OPENING.finditer(text, 0, _LOOKED_FOR_CHARS), _MOST_READ):
+        start = found.start("opening")
+        sentence = _sentence(text[start : start + 4 * OVERVIEW_CHARS])
+        if _A_CASE.search(sentence):
+            return sentence if len(sentence) <= OVERVIEW_CHARS else sentence[:OVERVIEW_CHARS] + "…"
+    return None
 
 
 def _sentence(text: str) -> str:
@@ -65,17 +69,22 @@ def _sentence(text: str) -> str:
 # where a sentence begins; the sentence says what it decided only if it holds a disposal.
 _BELOW = re.compile(
     r"(?:^|(?<=[。\n\r]))[ 　]*(?:第?[0-9０-９]{1,3}|[(（][0-9０-９]{1,3}[)）]|[ア-ン])?[ 　]*"
-    r"(?P<opening>(?P<court>原審|原判決|第[1１一]審|一審)"
+    r"(?P<opening>(?P<court>原審|原判決|第[1１一]審(?:判決)?|一審(?:判決)?)"
     r"(?:[(（](?:[^()（）]|[(（][^()（）]{0,20}[)）]){0,80}[)）])?は、)",
     re.MULTILINE,
 )
 _DISPOSAL = re.compile("認容|棄却|却下|取り消|変更|有罪|無罪|懲役|禁錮|罰金")
+# What a disposal of the case names (not a ruling on evidence: 文書提出命令の申立てを却下した), and what a party
+# arguing about the decision below writes (原判決は、…棄却したものであって、取り消されるべきである).
+_CASE = re.compile("請求|訴え|控訴を|被告人|懲役|禁錮|罰金|有罪|無罪")
+_ARGUED = re.compile("べきである|主張|誤りである|違法である|不当である")
 # What a court below is called: the first instance, or the court appealed from.
-_FIRST_INSTANCE = ("第1審", "第１審", "第一審", "一審")
+_FIRST_INSTANCE = re.compile("第[1１一]審|一審")
 # The most of each sentence a hit shows (cut with …).
 BELOW_CHARS = 300
-# How many sentences on a court below are read for the two that say what it decided: a real judgment names its
-# courts below in a few; a hostile one opening thousands of sentences so would cost a second a hit.
+# How many sentences opening 本件は, or on a court below, are read for the one that states the case or the two that
+# say what the courts below decided: a real judgment has a few; a hostile one opening thousands of sentences so
+# would cost a second a hit.
 _MOST_READ = 30
 
 
@@ -92,10 +101,15 @@ def decided_below(facts_and_reasons: str | None) -> list[tuple[int, str]]:
     text = facts_and_reasons or ""
     found: dict[bool, tuple[int, str]] = {}  # by whether it is the first instance's: where it begins, the sentence
     for match in islice(_BELOW.finditer(text, 0, _LOOKED_FOR_CHARS), _MOST_READ):
-        first = match.group("court") in _FIRST_INSTANCE
+        first = _FIRST_INSTANCE.match(match.group("court")) is not None
         start = match.start("opening")
         sentence = _sentence(text[start : start + 4 * BELOW_CHARS])
-        if first not in found and _DISPOSAL.search(sentence):
+        if (
+            first not in found
+            and _DISPOSAL.search(sentence)
+            and _CASE.search(sentence)
+            and not _ARGUED.search(sentence)
+        ):
             found[first] = start, sentence if len(sentence) <= BELOW_CHARS else sentence[:BELOW_CHARS] + "…"
         if len(found) == 2:
             break
