@@ -209,7 +209,8 @@ def occurrences(
 @dataclass(frozen=True)
 class PlacesByPart:
     """Where terms occur, by the part of the text each begins in (its index in the part starts; -1 before the
-    first): each part's first place and its occurrences of each term (in the terms' order); the last LAST_KEPT places
+    first): each term's first place in each part (by part and the term's index), and the part's occurrences of each
+    term (in the terms' order); the last LAST_KEPT places
     of the text; how many occurrences it holds; and the parts where some occurrence stands as a word of its own, not
     inside a longer compound of kanji (懸念 in 貸倒懸念債権).
 
@@ -219,7 +220,7 @@ class PlacesByPart:
     ({1}, {0: [1], 1: [1]})
     """
 
-    firsts: dict[int, Place]
+    firsts: dict[tuple[int, int], Place]
     counts: dict[int, list[int]]
     last: list[Place]
     total: int
@@ -245,14 +246,14 @@ def places_by_part(
     >>> from search_core.fulltext.expression import parse
     >>> text = "争点は過失である。" + "あ" * 200 + "過失1。損害。" + "い" * 200 + "過失2。" + "う" * 200 + "過失なし"
     >>> found = places_by_part(text, parse("過失 OR 損害").positive_terms, [text.index("過失1")])
-    >>> {part: text[place.start : place.start + 3] for part, place in found.firsts.items()}, found.counts
-    ({-1: '過失で', 0: '過失1'}, {-1: [1, 0], 0: [3, 1]})
+    >>> {key: text[place.start : place.start + 3] for key, place in found.firsts.items()}, found.counts
+    ({(-1, 0): '過失で', (0, 0): '過失1', (0, 1): '損害。'}, {-1: [1, 0], 0: [3, 1]})
     >>> [text[place.start : place.start + 3] for place in found.last], found.total
     (['過失で', '過失1', '過失2', '過失な'], 5)
     """
     plain, starts = aligned(text, deadline)
     spans = until_deadline(deadline, _merged(enumerate(terms), plain, starts, regions))
-    firsts: dict[int, Place] = {}
+    firsts: dict[tuple[int, int], Place] = {}
     counts: dict[int, list[int]] = {}
     worded: set[int] = set()
     last: deque[Place] = deque(maxlen=LAST_KEPT)
@@ -264,9 +265,11 @@ def places_by_part(
         counts.setdefault(part, [0] * len(terms))[index] += 1
         if part not in worded and not _compounded(text, occurrence.start, occurrence.end):
             worded.add(part)
-        first = firsts.get(part)
-        if first is None or first.holds(occurrence):
-            firsts[part] = Place.of(occurrence) if first is None else first.joined(occurrence)
+        for held in range(len(terms)):  # a term's first place holds the occurrences of any term that follow it
+            first = firsts.get((part, held))
+            if first is not None and first.holds(occurrence):
+                firsts[part, held] = first.joined(occurrence)
+        firsts.setdefault((part, index), Place.of(occurrence))
         if last and last[-1].holds(occurrence):
             last[-1] = last[-1].joined(occurrence)
         else:

@@ -40,19 +40,19 @@ def chosen(found: PlacesByPart, parts: list[Section], reasoning: tuple[int, int]
     best part in turn (best_parts), the last.
 
     >>> parts = [Section(0, 500, 1, ("第1 主張",)), Section(500, 900, 1, ("第2 判断",))]
-    >>> found = PlacesByPart({0: Place(5, 8, ("過失",), 1), 1: Place(600, 603, ("過失",), 1)}, {0: [3], 1: [1]},
-    ...                      [Place(400, 403, ("過失",), 1), Place(600, 603, ("過失",), 1)], 4, {0, 1})
+    >>> firsts = {(0, 0): Place(5, 8, ("過失",), 1), (1, 0): Place(600, 603, ("過失",), 1)}
+    >>> found = PlacesByPart(firsts, {0: [3], 1: [1]}, [Place(400, 403, ("過失",), 1), firsts[1, 0]], 4, {0, 1})
     >>> [place.start for place in chosen(found, parts, (500, 900))]
     [5, 400, 600]
     >>> best_parts(found, parts, (500, 900)), best_parts(found, parts, None)
-    ([1, 0], [0, 1])
+    ([(1, 0), (0, 0)], [(0, 0), (1, 0)])
     """
     if not found.firsts:
         return []
-    worded = [place for part, place in found.firsts.items() if part in found.worded]
+    worded = [place for (part, _), place in found.firsts.items() if part in found.worded]
     shown = [min(worded or found.firsts.values(), key=lambda place: place.start)]
-    for part in best_parts(found, parts, reasoning):
-        _add(shown, found.firsts[part])
+    for part, term in best_parts(found, parts, reasoning):
+        _add(shown, found.firsts[part, term])
     for place in reversed(found.last):
         _add(shown, place)
     return sorted(shown, key=lambda place: place.start)
@@ -60,11 +60,12 @@ def chosen(found: PlacesByPart, parts: list[Section], reasoning: tuple[int, int]
 
 def best_parts(
     found: PlacesByPart, parts: list[Section], reasoning: tuple[int, int] | None, most: int = SHOWN_PLACES
-) -> list[int]:
-    """The `most` parts shown first: each term's best part in turn (the terms in the order written), then each
-    term's next. A part is better where the term stands as a word (not only inside a longer compound); inside the
-    court's reasoning, and not a party's argument quoted there (ア 原告の主張, 2 検察官の主張); within the issue that
-    holds the term most (its enclosing part); a conclusion (小括, 結論, まとめ); where the term occurs more; earlier."""
+) -> list[tuple[int, int]]:
+    """The `most` parts shown first, each with the term whose first place there is shown: each term's best part in
+    turn (the terms in the order written), then each term's next. A part is better where the term stands as a word
+    (not only inside a longer compound); inside the court's reasoning, and not a party's argument quoted there
+    (ア 原告の主張, 2 検察官の主張); within the issue that holds the term most (its enclosing part); a conclusion
+    (小括, 結論, まとめ); where the term occurs more; earlier."""
     counted = sorted(found.counts)
     terms = len(next(iter(found.counts.values()), []))
     running = [list(accumulate((found.counts[part][term] for part in counted), initial=0)) for term in range(terms)]
@@ -98,12 +99,12 @@ def best_parts(
         )
         for term in range(terms)
     ]
-    order: list[int] = []
+    order: list[tuple[int, int]] = []
     for _ in range(most):
-        for ranking in rankings:
-            part = next((part for part in ranking if part not in order), None)
+        for term, ranking in enumerate(rankings):
+            part = next((part for part in ranking if all(part != shown for shown, _ in order)), None)
             if part is not None and len(order) < most:
-                order.append(part)
+                order.append((part, term))
     return order
 
 

@@ -21,7 +21,8 @@ import re
 import time
 import unicodedata
 from collections.abc import Generator
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
+from functools import cached_property
 
 from search_core.fulltext.normalize import normalize
 
@@ -75,6 +76,7 @@ _APPENDIX_CHARS = 80
 class Heading:
     level: int
     title: str
+    marker: str = ""  # in normal form (第三 is 第3): how a wanted name is read
 
 
 def heading_path(text: str, offset: int) -> list[str]:
@@ -151,16 +153,21 @@ def _heading(line: str, brackets: bool) -> Heading | None:
     """The heading a line opens, if it starts with a marker (a whole line for 主文 and the like, and for a bracketed
     heading, which opens a part only where `brackets` are headings)."""
     stripped = line.strip(" 　")
-    appendix = len(stripped) <= _APPENDIX_CHARS and _APPENDIX.fullmatch(unicodedata.normalize("NFKC", stripped))
+    appendix = (
+        len(stripped) <= _APPENDIX_CHARS
+        and "別" in stripped[:3]
+        and _APPENDIX.fullmatch(unicodedata.normalize("NFKC", stripped))
+    )
     if stripped in _SECTIONS or appendix:
-        return Heading(0, stripped)
+        return Heading(0, stripped, unicodedata.normalize("NFKC", stripped))
     head = normalize(stripped[:_HEAD_CHARS])  # kanji numerals too: 第三 is 第3, in the text as written or searched
     match = _MARKER.match(head)
     if match is None or match.lastindex is None:
         return None
     if match.lastindex == _BRACKETED and not (brackets and _a_bracketed_part(stripped)):
         return None
-    return Heading(match.lastindex, _title(stripped, _written_end(stripped, head[: match.end()])))
+    marker = head[: match.end()]
+    return Heading(match.lastindex, _title(stripped, _written_end(stripped, marker)), marker)
 
 
 def _a_bracketed_part(line: str) -> bool:
@@ -180,6 +187,8 @@ def _written_end(line: str, marker: str) -> int:
     >>> _written_end("第二十三　判断", "第23"), _written_end("（１）当事者", "(1)")
     (4, 3)
     """
+    if unicodedata.normalize("NFKC", line[: len(marker)]) == marker:  # as most are written: 第1, （１）, ア
+        return len(marker)
     for end in range(len(marker), min(len(line), len(marker) + _HEAD_CHARS) + 1):
         if normalize(line[:end]) == marker:
             return end
@@ -213,12 +222,16 @@ _NOT_A_WORD = re.compile(r"[()第の]*")
 
 @dataclass(frozen=True)
 class _Open:
-    """An open part while a text is read forwards: its level, its marker and title in NFKC, its title as written."""
+    """An open part while a text is read forwards: its level, its marker in normal form, its title as written (and
+    in normal form, read only when a part is named by its words)."""
 
     level: int
     marker: str
-    title: str
     written: str
+
+    @cached_property
+    def title(self) -> str:
+        return normalize(self.written)
 
 
 def heading_offset(text: str, wanted: str, deadline: float = math.inf) -> int | None:
@@ -315,10 +328,7 @@ def _opening(line: str, brackets: bool) -> _Open | None:
     heading = _heading(line, brackets)
     if heading is None:
         return None
-    title = normalize(heading.title)  # as a wanted name is read: 第三 is 第3
-    match = _MARKER.match(title)
-    marker = title[: match.end()] if match and heading.level else title
-    return _Open(heading.level, marker, title, heading.title)
+    return _Open(heading.level, heading.marker, heading.title)
 
 
 def _names(wanted: list[tuple[str, bool]], path: list[_Open]) -> bool:
@@ -360,20 +370,22 @@ def sections(text: str, deadline: float = math.inf) -> tuple[list[Section], bool
     >>> [(s.path[-1], text[s.start : s.end].count("\\n")) for s in sections(text)[0]]
     [('主文', 2), ('1 棄却', 1), ('事実及び理由', 5), ('第1 請求', 2), ('第2 判断', 2), ('1 争点', 1)]
     """
-    found: list[Section] = []
-    open_parts: list[int] = []  # indices into found of the parts still open, outermost first
+    opened: list[tuple[int, int, tuple[str, ...]]] = []  # each part's start, level and path
+    ends: list[int] = []
+    open_parts: list[int] = []  # indices into opened of the parts still open, outermost first
     headings = _opened(text, deadline)
     while True:
         try:
             start, path = next(headings)
         except StopIteration as read:
-            return found, bool(read.value)
+            parts = [Section(begin, end, depth, names) for (begin, depth, names), end in zip(opened, ends, strict=True)]
+            return parts, bool(read.value)
         level = path[-1].level
-        while open_parts and found[open_parts[-1]].level >= level:
-            closing = open_parts.pop()
-            found[closing] = replace(found[closing], end=start)
-        open_parts.append(len(found))
-        found.append(Section(start, len(text), level, tuple(part.written for part in path)))
+        while open_parts and opened[open_parts[-1]][1] >= level:
+            ends[open_parts.pop()] = start
+        open_parts.append(len(opened))
+        opened.append((start, level, tuple(part.written for part in path)))
+        ends.append(len(text))
 
 
 def section_at(
