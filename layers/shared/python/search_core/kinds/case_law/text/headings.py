@@ -61,6 +61,9 @@ _PATENT_LABEL = re.compile(
     r"【(?:[0-9]+|(?:請求項|図|表|化|数|特許文献|非特許文献)[0-9]*"
     r"|[^】]*(?:技術分野|背景技術|発明|課題|手段|効果|実施|産業上|符号|要約|選択図|書類名|先行技術))】"
 )
+# What no heading line begins with: hiragana, or a kanji that is none of 第, 主文, 事実, 理由, 別紙 or a numeral, as
+# most lines of a judgment begin (原告は, 被告は, その), so they are passed over without reading them in normal form.
+_NEVER_OPENS = re.compile("[\u3041-\u309f]|(?![第主事理別〇一二三四五六七八九十百千])[\u4e00-\u9fff]")
 # How many lines of the reasons are read for their first heading (brackets_open_parts).
 _OPENING_LINES = 50
 _MARKER = re.compile("|".join(f"({marker})" for marker in _MARKERS))
@@ -153,6 +156,8 @@ def _heading(line: str, brackets: bool) -> Heading | None:
     """The heading a line opens, if it starts with a marker (a whole line for 主文 and the like, and for a bracketed
     heading, which opens a part only where `brackets` are headings)."""
     stripped = line.strip(" 　")
+    if _NEVER_OPENS.match(stripped):
+        return None
     appendix = (
         len(stripped) <= _APPENDIX_CHARS
         and "別" in stripped[:3]
