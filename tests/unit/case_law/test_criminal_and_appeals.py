@@ -176,3 +176,12 @@ def test_a_first_instance_tells_of_no_court_below(cases: CaseSearch) -> None:
     """From the red team: a first instance quoted a 前訴's 第1審 as its own court below."""
     hit = next(hit for hit in cases.search("原審", BUDGET_BYTES).results if hit.doc_id == "F")
     assert hit.decided_below is None
+
+
+def test_a_reasoning_term_not_found_in_a_part_outside_the_reasoning_is_not_said_to_lack_a_reasoning_heading(
+    cases: CaseSearch,
+) -> None:
+    found = cases.passages("G", "判断:刺した", 20, BUDGET_BYTES, heading="罪となるべき事実")
+    assert found.hits == 0 and found.message is not None and "見出しが見つかりません" not in found.message
+    nowhere = cases.passages("F", "判断:棄却", 20, BUDGET_BYTES)
+    assert nowhere.message is not None and "見出しが見つかりません" in nowhere.message

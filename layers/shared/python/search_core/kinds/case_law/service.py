@@ -217,10 +217,9 @@ class CaseSearch:
         with self._deadline(index, _passages_timeout_message(self.limits)) as deadline:
             decision = _found(index.decision(doc_id), doc_id)
             full, searched = decision.full_text, decision.searched_text
-            regions: Regions = decision.regions_for(expression.terms, deadline)
+            whole: Regions = decision.regions_for(expression.terms, deadline)
             section, others = (None, None) if heading is None else _section(full, heading, 0, deadline)
-            if section is not None:
-                regions = _within(regions, section)
+            regions = whole if section is None else _within(whole, section)
             found = (
                 occurrences(searched, terms, first, start, regions, deadline, _named(expression))
                 if mode == EACH
@@ -230,7 +229,7 @@ class CaseSearch:
             )
         shown = [passage(full, hit).model_dump() for hit in found.first]
         nowhere = _nowhere(found.total, keywords, decision.searched_until, section, others)
-        unjudged = _no_reasoning(expression, regions) if not found.total else None
+        unjudged = _no_reasoning(expression, whole) if not found.total else None
         notes = (
             unjudged or outside_the_text(terms, _named(expression)) or nowhere,
             searched_in_part(decision.searched_until is not None, one=True),
