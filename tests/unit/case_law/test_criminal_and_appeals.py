@@ -22,7 +22,7 @@ CRIMINAL = (
     "検察官は、被告人がＶの攻撃を自ら招いたと主張する。\n第２　正当防衛の成否\n１　自招侵害について\n"
     "被告人の発言は、Ｖの攻撃を招いた不正の行為とはいえない。\n【一部無罪の理由】\n第１　公訴事実\n"
     "被告人は住居に侵入した。\n第２　当裁判所の判断\n犯人と認めるには合理的な疑いが残る。\n【量刑の理由】\n"
-    "過剰防衛である。\n"
+    "過剰防衛である。\n（求刑　懲役８年）\n"
 )
 APPEAL = (
     "第１　控訴の趣旨\n原判決を取り消す。\n第２　事案の概要\n１　本件は、特許権侵害の差止めを求める事案である。"
@@ -83,9 +83,13 @@ def test_a_term_confined_to_the_courts_reasoning_is_found_in_a_criminal_judgment
     assert [hit.doc_id for hit in cases.search("判断:過剰防衛", BUDGET_BYTES).results] == ["G"]
 
 
-def test_a_conviction_that_also_acquits_says_so(cases: CaseSearch) -> None:
+def test_a_conviction_that_also_acquits_says_so_beside_what_the_prosecution_asked_for(cases: CaseSearch) -> None:
+    """From the agent frame: an agent reading outcome.kind alone missed the acquittal, and searched for the 求刑."""
     found = cases.search("住居", BUDGET_BYTES).results[0]
     assert (found.outcome.kind, found.outcome.note) == ("有罪", PARTLY_ACQUITTED_NOTE)
+    assert found.outcome.requested == "懲役８年"
+    civil = next(hit for hit in cases.search("原審", BUDGET_BYTES).results if hit.doc_id == "P")
+    assert civil.outcome.requested is None
 
 
 def test_an_appeals_hit_quotes_what_the_court_below_decided(cases: CaseSearch) -> None:

@@ -36,6 +36,7 @@ from search_core.kinds.case_law.text.outcome import (
     CONVICTED,
     FINAL_APPEAL_DISMISSED,
     read_outcome,
+    requested,
 )
 from search_core.kinds.case_law.text.overview import BELOW_CHARS, OVERVIEW_CHARS
 
@@ -82,6 +83,9 @@ class OutcomeShown(BaseModel):
     note: str | None = absent_when_none(
         f"控訴・上告の棄却なら「{APPEAL_NOTE}」、一部無罪なら「{PARTLY_ACQUITTED_NOTE}」"
     )
+    requested: str | None = absent_when_none(
+        "刑事判決が末尾に書く検察官の求刑（（求刑　…）の中身、書かれたとおり）。宣告刑と比べるときに"
+    )
 
 
 def outcome_of(decision: Decision) -> OutcomeShown:
@@ -92,7 +96,9 @@ def outcome_of(decision: Decision) -> OutcomeShown:
         note = PARTLY_ACQUITTED_NOTE
     else:
         note = None
-    return OutcomeShown(kind=read.kind, sentence=read.sentence, note=note)
+    criminal = read.kind in CONVICTED or read.kind == ACQUITTED
+    asked = requested(decision.facts_and_reasons) if criminal else None
+    return OutcomeShown(kind=read.kind, sentence=read.sentence, note=note, requested=asked)
 
 
 class CaseHit(BaseModel):

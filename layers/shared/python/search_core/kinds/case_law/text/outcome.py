@@ -157,3 +157,19 @@ _RULES: tuple[tuple[str, Rule], ...] = (
 # A higher court that sets aside the decision below and orders anew: its kind says how the claim then ends
 # (原判決取消・変更（一部認容）), read from its other sentences by the rules of a claim.
 _ORDERED_ANEW = ("原判決取消・変更", "破棄自判")
+
+
+# Where a criminal judgment states what the prosecution asked for: at its end, （求刑　懲役８年） or 【求刑】 on a line.
+_REQUESTED = re.compile(r"[（(]求刑[ 　]*([^（）()\n]{1,100})[）)]|【求刑】[ 　]*\n?[ 　]*([^\n]{1,100})")
+# How much of a judgment's end is read for it: the 求刑 line comes after the reasons, before the judges' names.
+_END_CHARS = 3_000
+
+
+def requested(facts_and_reasons: str | None) -> str | None:
+    """The sentence the prosecution asked for, as a criminal judgment states it at its end (None if it does not).
+
+    >>> requested("重い。\\n（求刑　懲役８年、ナイフの没収）\\n南山地方裁判所"), requested("【求刑】\\n　懲役４年\\n")
+    ('懲役８年、ナイフの没収', '懲役４年')
+    """
+    found = list(_REQUESTED.finditer((facts_and_reasons or "")[-_END_CHARS:]))
+    return (found[-1].group(1) or found[-1].group(2)).strip(" 　") if found else None
