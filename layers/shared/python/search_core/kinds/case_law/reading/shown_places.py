@@ -1,7 +1,6 @@
 """Which places of a hit its passages show: the first (where a judgment states the matter: the claim, the issues),
-then, term by term, the part where each term occurs most, parts of the court's own reasoning first and among them its
-conclusions (小括); then the last places. A long judgment's hit shows where the court treats each term, not only
-its two ends."""
+then, term by term, the term's first place in its best part (the court's own treatment of it: best_parts), then the
+last places. A long judgment's hit shows where the court treats each term, not only its two ends."""
 
 from __future__ import annotations
 
