@@ -13,6 +13,7 @@ from search_core.fulltext.expression import Expression
 from search_core.fulltext.normalize import normalize
 from search_core.fulltext.terms import Term
 from search_core.kinds.case_law.text.headings import REASONING, Section, reasoning_in, reasoning_span
+from search_core.kinds.case_law.text.outcome import Outcome, read_outcome
 
 
 @dataclass(frozen=True)
@@ -93,6 +94,11 @@ class Decision:
     searched_chars: int | None = None
     # The searched text as stored, normalised (store/build.search_text); None: normalised when asked for.
     normalized: str | None = None
+
+    @cached_property
+    def outcome(self) -> Outcome:
+        """The outcome its 主文 states (text/outcome.py), read once for every field that shows it."""
+        return read_outcome(self.main_text)
 
     @cached_property
     def cited_articles(self) -> list[CitedArticle]:

@@ -35,7 +35,6 @@ from search_core.kinds.case_law.text.outcome import (
     APPEAL_DISMISSED,
     CONVICTED,
     FINAL_APPEAL_DISMISSED,
-    read_outcome,
     requested,
 )
 from search_core.kinds.case_law.text.overview import BELOW_CHARS, OVERVIEW_CHARS
@@ -89,7 +88,7 @@ class OutcomeShown(BaseModel):
 
 
 def outcome_of(decision: Decision) -> OutcomeShown:
-    read = read_outcome(decision.main_text)
+    read = decision.outcome
     if read.kind in (APPEAL_DISMISSED, FINAL_APPEAL_DISMISSED):
         note: str | None = APPEAL_NOTE
     elif read.kind in CONVICTED and ACQUITTED in (decision.main_text or ""):
@@ -193,12 +192,17 @@ class CaseSearchResponse(BaseModel):
     )
 
 
-class CaseTextResponse(BaseModel):
+class NamedDecision(BaseModel):
+    """The fields that name the decision an answer is about (reading/answers.py identity)."""
+
     doc_id: str
     court: str | None
     date: str | None
     case_number: str | None
     case_name: str | None
+
+
+class CaseTextResponse(NamedDecision):
     headings: list[str] = Field(description="このページが始まる部分の見出し（外側から順に。例: 事実及び理由 > 第3）")
     text: str = Field(description="全文のうち offset から始まる部分")
     offset: int
@@ -227,12 +231,7 @@ class OutlineEntry(BaseModel):
     )
 
 
-class CaseOutlineResponse(BaseModel):
-    doc_id: str
-    court: str | None
-    date: str | None
-    case_number: str | None
-    case_name: str | None
+class CaseOutlineResponse(NamedDecision):
     total_chars: int
     headings: list[OutlineEntry]
     depth_shown: int = Field(
@@ -247,12 +246,7 @@ class CaseOutlineResponse(BaseModel):
     also_named: list[str] | None = absent_when_none(ALSO_NAMED_DESCRIPTION)
 
 
-class CasePassagesResponse(BaseModel):
-    doc_id: str
-    court: str | None
-    date: str | None
-    case_number: str | None
-    case_name: str | None
+class CasePassagesResponse(NamedDecision):
     total_chars: int
     searched_until: int | None = absent_when_none(SEARCHED_UNTIL_DESCRIPTION)
     hits: int = Field(

@@ -46,7 +46,6 @@ from search_core.kinds.case_law.responses import (
 from search_core.kinds.case_law.store.index import MAX_COUNTED_TERMS
 from search_core.kinds.case_law.text.courts import names_a_court
 from search_core.kinds.case_law.text.headings import Section, heading_path
-from search_core.kinds.case_law.text.outcome import read_outcome
 from search_core.kinds.case_law.text.overview import decided_below, overview
 
 
@@ -69,7 +68,7 @@ def identity(decision: Decision) -> dict[str, Any]:
 
 def listed(decision: Decision) -> dict[str, Any]:
     """A decision as a brief search lists it: its names and the kind of its outcome."""
-    return identity(decision) | {"outcome": read_outcome(decision.main_text).kind}
+    return identity(decision) | {"outcome": decision.outcome.kind}
 
 
 def _name(value: str | None) -> str | None:
@@ -110,9 +109,9 @@ def hit(
 def _decided_below(decision: Decision) -> list[SentenceShown]:
     """decided_below's sentences of an appeal (a first instance may tell of an earlier suit's courts), each with
     where it is in the full text and the headings of its part."""
-    appeal = _APPEAL.search(f"{decision.case_name or ''} {decision.case_number or ''}") or read_outcome(
-        decision.main_text
-    ).kind.startswith(_APPELLATE)
+    appeal = _APPEAL.search(
+        f"{decision.case_name or ''} {decision.case_number or ''}"
+    ) or decision.outcome.kind.startswith(_APPELLATE)
     if not appeal:
         return []
     reasons = decision.regions["事実及び理由"][0]

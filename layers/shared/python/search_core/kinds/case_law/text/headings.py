@@ -120,8 +120,8 @@ def brackets_open_parts(text: str) -> bool:
     for _ in range(LINES_READ_BACK):
         end = _line_end(text, start)
         line = text[start : len(text) if end < 0 else end]
-        if line.strip(" 　") in _SECTIONS:
-            in_reasons = line.strip(" 　") != _MAIN
+        if (stripped := line.strip(" 　")) in _SECTIONS:
+            in_reasons = stripped != _MAIN
         elif in_reasons:
             heading = _heading(line, brackets=True)
             if heading is not None and heading.level:
