@@ -31,9 +31,11 @@ from search_core.datasets.spec import DatasetSpec
 from search_core.engine.limits import QueryLimits
 from search_core.engine.loading import load_dataset
 from search_core.engine.sandbox import open_sandbox
+from search_core.kinds.case_law.service import CaseSearch
 from search_core.kinds.case_law.store.database import open_cases
 from search_core.kinds.case_law.store.index import CaseIndex
 from search_core.safety.policy import QueryPolicy
+from search_core.settings import Settings
 from search_core.storage import s3 as s3_storage
 from search_core.storage.cache import LocalCopy
 from search_core.worker.execute import run_query
@@ -57,6 +59,12 @@ def write_export(path: Path, rows: Iterable[dict[str, Any]]) -> Path:
     """`rows` written to `path` as a JSONL export of decisions, one object a line."""
     path.write_text("".join(json.dumps(row, ensure_ascii=False) + "\n" for row in rows), encoding="utf-8")
     return path
+
+
+def searching_cases(rows: Iterable[dict[str, Any]], work: Path) -> CaseSearch:
+    """A case-law search over `rows`, written as an export into `work` and prepared there on first use."""
+    source = write_export(work / "cases.jsonl", rows)
+    return CaseSearch(Settings(dataset_uris={"cases": str(source)}, cache_dir=work / "cache"))
 
 
 @contextmanager

@@ -14,8 +14,7 @@ from search_core.kinds.case_law.descriptions import PARTLY_ACQUITTED_NOTE
 from search_core.kinds.case_law.service import CaseSearch
 from search_core.kinds.case_law.text.headings import brackets_open_parts, heading_offset, heading_path
 from search_core.kinds.case_law.text.overview import decided_below
-from search_core.settings import Settings
-from tests.conftest import write_export
+from tests.conftest import searching_cases
 
 CRIMINAL = (
     "理由\n【罪となるべき事実】\n被告人は、Ｖを刃物で刺した。\n【事実認定の補足説明】\n第１　争点\n"
@@ -42,7 +41,7 @@ def cases(tmp_path_factory: pytest.TempPathFactory) -> Iterator[CaseSearch]:
          "facts_and_reasons": "第１　請求\n（１）　前訴の経過\n第１審は、Ａの請求を棄却した。原審は棄却した。\n"},
     ]  # fmt: skip
     work = tmp_path_factory.mktemp("criminal")
-    search = CaseSearch(Settings(dataset_uris={"cases": str(write_export(work / "c.jsonl", rows))}, cache_dir=work))
+    search = searching_cases(rows, work)
     yield search
     search.close()
 
@@ -124,9 +123,7 @@ def test_a_last_page_ends_where_its_part_ends_whatever_the_budget(tmp_path: Path
     deep = f"１　{title}\n（１）　{title}\nア　{title}\n（ア）　{title}\nａ　{title}\n" + "い" * 3000 + "\n"
     body = "第１　当裁判所の判断\n" + deep + "２　結論\n" + "う" * 50 + "\n"
     rows = [{"doc_id": "L", "main_text": "棄却する。", "facts_and_reasons": body}]
-    search = CaseSearch(
-        Settings(dataset_uris={"cases": str(write_export(tmp_path / "c.jsonl", rows))}, cache_dir=tmp_path / "c")
-    )
+    search = searching_cases(rows, tmp_path)
     for budget in range(1500, 6000, 211):
         last = search.text("L", 0, budget, heading="第１", from_end=True)
         assert last.next_offset is None and last.offset + len(last.text) == last.section_end, budget

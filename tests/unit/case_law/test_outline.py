@@ -14,7 +14,7 @@ from search_core.errors import InvalidRequest
 from search_core.kinds.case_law.service import CaseSearch
 from search_core.kinds.case_law.text.headings import sections
 from search_core.settings import Settings
-from tests.conftest import write_export
+from tests.conftest import searching_cases
 
 LONG = "R05-0930-LONG"
 
@@ -101,9 +101,7 @@ def test_a_hit_shows_where_each_term_is_treated_most_by_the_court(tmp_path: Path
         + "\n4 結論\n認容する。\n"
     )
     rows = [{"doc_id": "R", "main_text": "原告の請求を認容する。", "facts_and_reasons": reasons}]
-    search = CaseSearch(
-        Settings(dataset_uris={"cases": str(write_export(tmp_path / "c.jsonl", rows))}, cache_dir=tmp_path / "c")
-    )
+    search = searching_cases(rows, tmp_path)
     found = search.search("雇止め OR 勤務成績", BUDGET_BYTES, passages="勤務成績 OR 人員削減 OR 上限条項").results[0]
     assert found.passages is not None and found.passage_hits == 14 + 7 + 2  # headings included
     assert [place.headings[-1] for place in found.passages] == [
@@ -124,10 +122,7 @@ def test_lines_that_only_look_like_headings_open_no_part(line: str, heading: boo
 def test_an_outline_of_hundreds_of_thousands_of_heading_lines_stays_within_the_budget(tmp_path: Path) -> None:
     """Given a decision of 300,000 heading lines: the outline reads the first LINES_READ_FORWARD and says so."""
     body = "".join(f"第{n % 900 + 1} 見出し\n(1) 小見出し\n" for n in range(150_000))
-    source = write_export(
-        tmp_path / "cases.jsonl", [{"doc_id": "HUGE", "main_text": "棄却", "facts_and_reasons": body}]
-    )
-    search = CaseSearch(Settings(dataset_uris={"cases": str(source)}, cache_dir=tmp_path / "cache"))
+    search = searching_cases([{"doc_id": "HUGE", "main_text": "棄却", "facts_and_reasons": body}], tmp_path)
     outline = search.outline("HUGE", None, BUDGET_BYTES)
     assert not outline.complete and outline.message is not None and "最初の 100,000 行" in outline.message
     assert embedded_bytes(outline.model_dump()) <= BUDGET_BYTES
@@ -141,8 +136,7 @@ def test_a_brief_search_names_a_hundred_decisions_in_one_answer(tmp_path: Path) 
          "facts_and_reasons": "不法行為に基づく損害賠償。" * 200}
         for n in range(150)
     ]  # fmt: skip
-    source = write_export(tmp_path / "cases.jsonl", rows)
-    search = CaseSearch(Settings(dataset_uris={"cases": str(source)}, cache_dir=tmp_path / "cache"))
+    search = searching_cases(rows, tmp_path)
     listed = search.search("損害賠償", BUDGET_BYTES, limit=100, brief=True)
     assert listed.results == [] and listed.listed is not None and len(listed.listed) == listed.count == 100
     assert listed.total == 150 and listed.more
@@ -167,8 +161,7 @@ def test_a_search_narrowed_to_an_outcome_finds_the_decisions_whose_main_text_sta
         {"doc_id": "REVERSED", "date": "2024-01-05", "facts_and_reasons": "不法行為に基づく損害賠償請求の控訴である。",
          "main_text": "原判決を取り消す。被控訴人の請求を棄却する。"},
     ]  # fmt: skip
-    source = write_export(tmp_path / "cases.jsonl", rows)
-    search = CaseSearch(Settings(dataset_uris={"cases": str(source)}, cache_dir=tmp_path / "cache"))
+    search = searching_cases(rows, tmp_path)
     won = search.search("損害賠償", BUDGET_BYTES, outcome="請求認容")
     assert [hit.doc_id for hit in won.results] == ["WON"] and won.results[0].outcome.sentence == rows[0]["main_text"]
     appeal = search.search(None, BUDGET_BYTES, outcome="控訴棄却")
@@ -193,8 +186,7 @@ def test_a_term_confined_to_the_courts_reasoning_is_not_found_in_a_partys_argume
         {"doc_id": "ARGUED", "date": "2024-01-01", "main_text": "原告の請求を棄却する。", "facts_and_reasons": argued},
         {"doc_id": "HELD", "date": "2024-01-02", "main_text": "被告は原告に支払え。", "facts_and_reasons": held},
     ]  # fmt: skip
-    source = write_export(tmp_path / "cases.jsonl", rows)
-    search = CaseSearch(Settings(dataset_uris={"cases": str(source)}, cache_dir=tmp_path / "cache"))
+    search = searching_cases(rows, tmp_path)
     assert {hit.doc_id for hit in search.search("重過失", BUDGET_BYTES).results} == {"ARGUED", "HELD"}
     assert [hit.doc_id for hit in search.search("判断:重過失", BUDGET_BYTES).results] == ["HELD"]
     assert search.passages("ARGUED", "判断:重過失", 5, BUDGET_BYTES).hits == 0
@@ -206,8 +198,7 @@ def test_a_term_confined_to_the_courts_reasoning_is_not_found_in_a_partys_argume
 def test_find_in_case_leaves_out_the_places_whose_sentence_holds_an_excluded_term(tmp_path: Path) -> None:
     text = "事実及び理由\n原告は被告に過失があると主張する。被告に過失はない。過失を認める証拠もない。\n"
     rows = [{"doc_id": "X", "date": "2024-01-01", "main_text": "棄却する。", "facts_and_reasons": text}]
-    source = write_export(tmp_path / "cases.jsonl", rows)
-    search = CaseSearch(Settings(dataset_uris={"cases": str(source)}, cache_dir=tmp_path / "cache"))
+    search = searching_cases(rows, tmp_path)
     assert search.passages("X", "過失", 5, BUDGET_BYTES).hits == 3
     found = search.passages("X", "過失 -主張 -証拠", 5, BUDGET_BYTES)
     assert found.hits == 1 and [p.term for p in found.passages] == ["過失"]
@@ -221,8 +212,7 @@ def test_outline_counts_read_fields_and_exclusions_as_find_in_case_does(tmp_path
         "事実及び理由\n第1 当事者の主張\n原告は被告に過失があると主張する。\n第2 当裁判所の判断\n被告に過失がある。\n"
     )
     rows = [{"doc_id": "X", "date": "2024-01-01", "main_text": "棄却する。", "facts_and_reasons": text}]
-    source = write_export(tmp_path / "cases.jsonl", rows)
-    search = CaseSearch(Settings(dataset_uris={"cases": str(source)}, cache_dir=tmp_path / "cache"))
+    search = searching_cases(rows, tmp_path)
     for keywords in ("判断:過失", "過失 -主張", "事件名:損害賠償 OR 過失"):
         counts = {e.heading: e.count for e in search.outline("X", keywords, BUDGET_BYTES).headings}
         for heading in ("当事者の主張", "当裁判所の判断"):
@@ -237,8 +227,7 @@ def test_a_brief_list_never_cuts_a_doc_id(tmp_path: Path) -> None:
          "case_name": "損害賠償請求事件" * 15, "main_text": "棄却する。", "facts_and_reasons": "損害賠償。"}
         for n in range(100)
     ]  # fmt: skip
-    source = write_export(tmp_path / "cases.jsonl", rows)
-    search = CaseSearch(Settings(dataset_uris={"cases": str(source)}, cache_dir=tmp_path / "cache"))
+    search = searching_cases(rows, tmp_path)
     listed = search.search("損害賠償", BUDGET_BYTES, limit=100, brief=True)
     assert listed.listed is not None and all(d.doc_id.endswith("-long-identifier") for d in listed.listed)
     assert len(listed.listed) < 100 and listed.message is not None and "100 件のうち" in listed.message
@@ -253,8 +242,7 @@ def test_a_brief_list_never_cuts_a_doc_id(tmp_path: Path) -> None:
 def test_the_courts_reasoning_is_found_by_kanji_numbers_and_long_headings_alike(tmp_path: Path, reasoning: str) -> None:
     text = f"第一　当事者の主張\r\n原告は過失を主張する。\r\n{reasoning}\r\n被告に過失がある。\r\n"
     rows = [{"doc_id": "X", "date": "2024-01-01", "main_text": "支払え。", "facts_and_reasons": text}]
-    source = write_export(tmp_path / "cases.jsonl", rows)
-    search = CaseSearch(Settings(dataset_uris={"cases": str(source)}, cache_dir=tmp_path / "cache"))
+    search = searching_cases(rows, tmp_path)
     assert search.search("判断:過失", BUDGET_BYTES).total == 1
     assert search.passages("X", "判断:過失", 5, BUDGET_BYTES).hits == 1
     outline = search.outline("X", None, BUDGET_BYTES)
@@ -270,8 +258,7 @@ def test_a_conviction_filter_holds_suspended_sentences_and_bracketed_parts_are_h
         {"doc_id": "SERVED", "date": "2024-01-02", "main_text": "被告人を懲役１年に処する。",
          "facts_and_reasons": reasons},
     ]  # fmt: skip
-    source = write_export(tmp_path / "cases.jsonl", rows)
-    search = CaseSearch(Settings(dataset_uris={"cases": str(source)}, cache_dir=tmp_path / "cache"))
+    search = searching_cases(rows, tmp_path)
     assert {hit.doc_id for hit in search.search(None, BUDGET_BYTES, outcome="有罪").results} == {"SUSPENDED", "SERVED"}
     assert [hit.doc_id for hit in search.search(None, BUDGET_BYTES, outcome="有罪（執行猶予）").results] == [
         "SUSPENDED"
@@ -286,8 +273,7 @@ def test_an_outline_cut_keeps_the_headings_where_the_keywords_are(tmp_path: Path
     early = "".join(f"（{n}）瑕疵{n}\n軽微な瑕疵である。\n" for n in range(1, 400))
     text = f"第1 瑕疵の一覧\n{early}第2 損害\n（1）修補費用\n（2）小括\n損害の額は2532万円である。\n"
     rows = [{"doc_id": "X", "date": "2024-01-01", "main_text": "棄却する。", "facts_and_reasons": text}]
-    source = write_export(tmp_path / "cases.jsonl", rows)
-    search = CaseSearch(Settings(dataset_uris={"cases": str(source)}, cache_dir=tmp_path / "cache"))
+    search = searching_cases(rows, tmp_path)
     outline = search.outline("X", "2532万円", BUDGET_BYTES)
     assert not outline.complete and "（2）小括" in [entry.heading for entry in outline.headings]
     assert embedded_bytes(outline.model_dump()) <= BUDGET_BYTES
@@ -306,8 +292,7 @@ def test_a_heading_naming_a_partys_argument_and_the_courts_answer_reads_the_cour
         "第1 当事者の主張\n1 争点2について\n原告は過失を主張する。\n第2 当裁判所の判断\n1 争点2について\n過失はない。\n"
     )
     rows = [{"doc_id": "X", "date": "2024-01-01", "main_text": "棄却する。", "facts_and_reasons": text}]
-    source = write_export(tmp_path / "cases.jsonl", rows)
-    search = CaseSearch(Settings(dataset_uris={"cases": str(source)}, cache_dir=tmp_path / "cache"))
+    search = searching_cases(rows, tmp_path)
     page = search.text("X", 0, BUDGET_BYTES, heading="争点2")
     assert page.text.startswith("1 争点2について\n過失はない。") and page.also_named == [
         "事実及び理由 > 第1 当事者の主張 > 1 争点2について"
@@ -331,9 +316,7 @@ def test_a_hits_places_pass_over_compounds_and_quoted_arguments_for_the_issue_th
         + "3 争点2について\n(1) 小括\n損害は懸念とは無関係に生じた。" + filler
     )  # fmt: skip
     rows = [{"doc_id": "R", "main_text": "原告の請求を棄却する。", "facts_and_reasons": reasons}]
-    search = CaseSearch(
-        Settings(dataset_uris={"cases": str(write_export(tmp_path / "c.jsonl", rows))}, cache_dir=tmp_path / "c")
-    )
+    search = searching_cases(rows, tmp_path)
     found = search.search("懸念", BUDGET_BYTES, passages="懸念").results[0]
     assert found.passages is not None and found.passage_hits == 8
     assert [place.headings[-1] for place in found.passages] == ["第1 当事者の主張", "(2) 検討", "(3) 小括", "(1) 小括"]
